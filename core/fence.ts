@@ -1,0 +1,201 @@
+/**
+ * The read-ordinal fence and the close fence (SPEC §3.3, §3.4), as operations on a step's Draft.
+ *
+ * - `issueRead` allocates a strictly increasing readOrdinal per URI (durable, never reused); none once
+ *   closing has begun.
+ * - `acceptResourceVersion` is the only place a version is accepted: the subscription must be open, the
+ *   read must belong to the current session and subscription generation, and
+ *   readOrdinal > lastAcceptedOrdinal. Otherwise only a stale receipt is written.
+ * - `beginUnsubscribe` freezes closeOrdinal = lastIssuedOrdinal and a close epoch; afterwards any response
+ *   only leaves a STALE_AFTER_CLOSE audit.
+ */
+import { contentDigest } from './digest.js';
+import { transition } from './transitions.js';
+import { timerKey, type Draft, type InflightRequest } from './state.js';
+import type { ReadReason, ResourceSubscriptionRecord, StaleReason, SubscriptionState, TransitionEvent } from './types.js';
+
+/** States in which the subscription is open (not closing or closed). */
+export function isOpen(state: SubscriptionState): boolean {
+  return state !== 'UNSUBSCRIBING' && state !== 'CLOSED' && state !== 'UNSUBSCRIBE_UNKNOWN';
+}
+
+/** States in which the server holds (or is taking) the subscription in the current session. */
+export function isLive(state: SubscriptionState): boolean {
+  return (
+    state === 'ACTIVE' ||
+    state === 'UPDATE_SEEN' ||
+    state === 'READ_PENDING' ||
+    state === 'TOMBSTONE_PENDING' ||
+    state === 'SUBSCRIBING'
+  );
+}
+
+/**
+ * Moves a subscription along the table. The reducer only asks for legal moves, so an illegal one is a
+ * programmer error in the core (thrown, never returned to a caller as protocol input).
+ */
+export function move(d: Draft, uri: string, event: TransitionEvent): ResourceSubscriptionRecord {
+  const sub = d.mutableSubscription(uri);
+  const result = transition(sub.state, event);
+  if (!result.ok) throw new Error(`core bug: ${result.error.message} (uri ${uri})`);
+  d.emit({ type: 'Transitioned', uri, from: sub.state, to: result.to, event });
+  sub.state = result.to;
+  return sub;
+}
+
+export function issueRead(d: Draft, uri: string, reason: ReadReason): number | null {
+  const current = d.subscription(uri);
+  if (current === undefined || !isOpen(current.state) || !d.v.connected) return null;
+  if (current.state === 'DISCOVERED' || current.state === 'SUBSCRIBING' || current.state === 'RECONCILIATION_REQUIRED') {
+    return null;
+  }
+  const sub = d.mutableSubscription(uri);
+  sub.lastIssuedOrdinal += 1;
+  const readOrdinal = sub.lastIssuedOrdinal;
+  const requestId = d.sendRequest('resources/read', uri, 'read', sub.subscriptionGeneration, readOrdinal, reason);
+  const tracking = d.readTracking(uri);
+  d.putReadTracking(uri, tracking.inFlight + 1, false);
+  move(d, uri, 'read_issued');
+  return requestId;
+}
+
+export type FenceVerdict = { accepted: true } | { accepted: false; reason: StaleReason; watermark: number };
+
+/** The ordinal fence as a pure predicate over the ledger record, the request and the connection. */
+export function fenceVerdict(
+  sub: ResourceSubscriptionRecord,
+  request: InflightRequest,
+  currentSessionGeneration: number,
+  connected: boolean,
+): FenceVerdict {
+  if (!connected || request.sessionGeneration !== currentSessionGeneration) {
+    return { accepted: false, reason: 'SESSION', watermark: sub.lastAcceptedOrdinal };
+  }
+  if (request.subscriptionGeneration !== sub.subscriptionGeneration || !isOpen(sub.state)) {
+    return { accepted: false, reason: 'GENERATION', watermark: sub.lastAcceptedOrdinal };
+  }
+  if (request.readOrdinal <= sub.lastAcceptedOrdinal) {
+    return { accepted: false, reason: 'ORDINAL', watermark: sub.lastAcceptedOrdinal };
+  }
+  return { accepted: true };
+}
+
+function writeStale(d: Draft, requestId: number, request: InflightRequest, verdict: FenceVerdict): void {
+  if (verdict.accepted) return;
+  d.emit({
+    type: 'StaleReceiptWritten',
+    uri: request.uri,
+    requestId,
+    readOrdinal: request.readOrdinal,
+    watermark: verdict.watermark,
+    reason: verdict.reason,
+  });
+}
+
+export function acceptResourceVersion(
+  d: Draft,
+  requestId: number,
+  request: InflightRequest,
+  text: string,
+  mimeType: string,
+): boolean {
+  const current = d.subscription(request.uri);
+  if (current === undefined) return false;
+  const verdict = fenceVerdict(current, request, d.v.sessionGeneration, d.v.connected);
+  if (!verdict.accepted) {
+    writeStale(d, requestId, request, verdict);
+    return false;
+  }
+  const digest = contentDigest(text);
+  const sub = d.mutableSubscription(request.uri);
+  const watermarkBefore = sub.lastAcceptedOrdinal;
+  sub.lastAcceptedOrdinal = request.readOrdinal;
+  sub.lastAcceptedDigest = digest;
+  d.putVersion({
+    schema: 'resourceVersion.v1',
+    uri: request.uri,
+    mimeType,
+    digest,
+    readOrdinal: request.readOrdinal,
+    subject: sub.subject,
+    serverVersion: sub.serverId,
+    localGeneration: sub.subscriptionGeneration,
+    acceptedAtMs: d.nowMs,
+  });
+  d.emit({
+    type: 'VersionAccepted',
+    uri: request.uri,
+    text,
+    mimeType,
+    digest,
+    readOrdinal: request.readOrdinal,
+    watermarkBefore,
+    subscriptionGeneration: sub.subscriptionGeneration,
+    sessionGeneration: request.sessionGeneration,
+  });
+  d.emit({ type: 'OutboxEntryWritten', uri: request.uri, sequence: d.allocateOutboxSequence(), operation: 'upsert', digest });
+  move(d, request.uri, 'read_accepted');
+  return true;
+}
+
+/** A not-found passes the same fence; it only makes the resource TOMBSTONE_PENDING (never deletes). */
+export function acceptNotFound(d: Draft, requestId: number, request: InflightRequest): boolean {
+  const current = d.subscription(request.uri);
+  if (current === undefined) return false;
+  const verdict = fenceVerdict(current, request, d.v.sessionGeneration, d.v.connected);
+  if (!verdict.accepted) {
+    writeStale(d, requestId, request, verdict);
+    return false;
+  }
+  const sub = d.mutableSubscription(request.uri);
+  sub.lastAcceptedOrdinal = request.readOrdinal;
+  d.emit({ type: 'TombstonePending', uri: request.uri, readOrdinal: request.readOrdinal });
+  if (sub.state !== 'TOMBSTONE_PENDING') move(d, request.uri, 'not_found_accepted');
+  return true;
+}
+
+/** CAS open -> UNSUBSCRIBING with the close fence frozen; no read is allocated afterwards. */
+export function beginUnsubscribe(d: Draft, uri: string): boolean {
+  const current = d.subscription(uri);
+  if (current === undefined || !isOpen(current.state)) return false;
+  const sub = move(d, uri, 'unsubscribe_begun');
+  sub.closeOrdinal = sub.lastIssuedOrdinal;
+  sub.closeEpoch = d.allocateCloseEpoch();
+  d.disarmTimer(timerKey('debounce', uri));
+  d.disarmTimer(timerKey('hedge', uri));
+  d.disarmTimer(timerKey('reconcile', uri));
+  d.disarmTimer(timerKey('resubscribe', uri));
+  d.putReadTracking(uri, 0, false);
+  if (sub.state === 'CLOSED') {
+    sub.endMs = d.nowMs;
+    d.emit({ type: 'SubscriptionClosed', uri, closeEpoch: sub.closeEpoch, closeOrdinal: sub.closeOrdinal, outcome: 'SESSION_ENDED' });
+    return true;
+  }
+  sendUnsubscribe(d, uri);
+  return true;
+}
+
+export function sendUnsubscribe(d: Draft, uri: string): void {
+  const sub = d.mutableSubscription(uri);
+  sub.unsubscribeAttempts += 1;
+  if (d.v.capabilities !== null && !d.v.capabilities.subscribe) {
+    // Polling mode: there is no server-side subscription to undo.
+    closeSubscription(d, uri, 'ACKED');
+    return;
+  }
+  d.sendRequest('resources/unsubscribe', uri, 'unsubscribe', sub.subscriptionGeneration, 0, null);
+  d.armTimer(timerKey('unsubscribe', uri), d.nowMs + d.config.unsubscribeTimeoutMs);
+}
+
+export function closeSubscription(d: Draft, uri: string, outcome: 'ACKED' | 'SESSION_ENDED'): void {
+  const sub = move(d, uri, outcome === 'ACKED' ? 'unsubscribe_acked' : 'session_lost');
+  sub.endMs = d.nowMs;
+  d.disarmTimer(timerKey('unsubscribe', uri));
+  d.emit({
+    type: 'SubscriptionClosed',
+    uri,
+    closeEpoch: sub.closeEpoch ?? 0,
+    closeOrdinal: sub.closeOrdinal ?? sub.lastIssuedOrdinal,
+    outcome,
+  });
+}

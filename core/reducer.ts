@@ -1,0 +1,388 @@
+/**
+ * The reference client: one pure reducer `step(state, input) -> { state, effects }`.
+ * Branching lives here; the fences are in fence.ts, validation in protocol.ts, the table in transitions.ts.
+ */
+import {
+  acceptNotFound,
+  acceptResourceVersion,
+  beginUnsubscribe,
+  closeSubscription,
+  isLive,
+  isOpen,
+  issueRead,
+  move,
+  sendUnsubscribe,
+} from './fence.js';
+import { checkRequestId, checkUri, interpretNotification, interpretRead, isObject } from './protocol.js';
+import {
+  Draft,
+  emptyVolatile,
+  initialState,
+  parseTimerKey,
+  timerKey,
+  type CoreState,
+  type InflightRequest,
+  type Ledger,
+} from './state.js';
+import type {
+  ClientConfig,
+  ClientInput,
+  ClientUnderTest,
+  ResponseOutcome,
+  ServerCapabilities,
+  StepResult,
+} from './types.js';
+
+export function step(state: CoreState, input: ClientInput): StepResult<CoreState> {
+  const d = new Draft(state, input.nowMs, input.jitter >>> 0);
+  switch (input.type) {
+    case 'Connected':
+      onConnected(d, input.sessionGeneration, input.capabilities);
+      break;
+    case 'Disconnected':
+      if (d.v.connected && input.sessionGeneration === d.v.sessionGeneration) sessionLost(d);
+      break;
+    case 'SubscribeCommanded':
+      onSubscribeCommanded(d, input.uri);
+      break;
+    case 'UnsubscribeCommanded':
+      onUnsubscribeCommanded(d, input.uri);
+      break;
+    case 'ResponseArrived':
+      onResponse(d, input.sessionGeneration, input.requestId, input.outcome);
+      break;
+    case 'NotificationArrived':
+      onNotification(d, input.sessionGeneration, input.method, input.params);
+      break;
+    case 'TimerFired':
+      onTimer(d, input.timerKey, input.deadlineMs);
+      break;
+    case 'DiscoverCommanded':
+    case 'ServeCommanded':
+    case 'CompletenessTaskCommanded':
+    case 'AuthorizationChanged':
+      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: `${input.type} is not handled by this core version` } });
+      break;
+    default:
+      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: `unknown input type ${String((input as { type: unknown }).type)}` } });
+  }
+  return { state: d.commit(), effects: d.effects };
+}
+
+// -- sessions ----------------------------------------------------------------------------------
+
+function onConnected(d: Draft, sessionGeneration: number, capabilities: ServerCapabilities): void {
+  if (d.v.connected) {
+    if (sessionGeneration === d.v.sessionGeneration) return;
+    sessionLost(d);
+  }
+  const volatile = d.mutableVolatile();
+  volatile.connected = true;
+  volatile.sessionGeneration = sessionGeneration;
+  volatile.capabilities = capabilities;
+  const ledger = d.mutableLedger();
+  if (sessionGeneration > ledger.sessionGeneration) ledger.sessionGeneration = sessionGeneration;
+  for (const uri in d.l.subscriptions) {
+    const state = d.l.subscriptions[uri]!.state;
+    if (state === 'DISCOVERED') startSubscription(d, uri, 'subscribe_sent');
+    else if (state === 'RECONCILIATION_REQUIRED') startSubscription(d, uri, 'resubscribe');
+  }
+}
+
+/** The session ended: the server forgot its subscriptions and nothing in flight will be matched again. */
+function sessionLost(d: Draft): void {
+  const volatile = d.mutableVolatile();
+  volatile.connected = false;
+  d.clearInflight();
+  d.clearReadTracking();
+  volatile.timers = {};
+  for (const uri in d.l.subscriptions) {
+    const state = d.l.subscriptions[uri]!.state;
+    if (state === 'UNSUBSCRIBING' || state === 'UNSUBSCRIBE_UNKNOWN') closeSubscription(d, uri, 'SESSION_ENDED');
+    else if (isLive(state)) move(d, uri, 'session_lost');
+  }
+}
+
+function startSubscription(d: Draft, uri: string, event: 'subscribe_sent' | 'resubscribe'): void {
+  const capabilities = d.v.capabilities!;
+  const sub = d.mutableSubscription(uri);
+  sub.subscriptionGeneration = d.allocateSubscriptionGeneration();
+  sub.sessionGeneration = d.v.sessionGeneration;
+  sub.capabilityReceipt = capabilities;
+  sub.unsubscribeAttempts = 0;
+  sub.closeOrdinal = null;
+  sub.closeEpoch = null;
+  if (!capabilities.subscribe) {
+    move(d, uri, 'poll_started');
+    issueRead(d, uri, 'poll');
+    armReconcile(d, uri);
+    return;
+  }
+  move(d, uri, event);
+  d.sendRequest('resources/subscribe', uri, 'subscribe', sub.subscriptionGeneration, 0, null);
+}
+
+function armReconcile(d: Draft, uri: string): void {
+  const polling = d.v.capabilities !== null && !d.v.capabilities.subscribe;
+  const base = polling ? d.config.pollIntervalMs : d.config.reconcileIntervalMs;
+  const spread = (polling ? d.config.pollJitterMsMax : d.config.reconcileJitterMsMax) + 1;
+  d.armTimer(timerKey('reconcile', uri), d.nowMs + base + (d.jitter % spread));
+}
+
+// -- workload commands ---------------------------------------------------------------------------
+
+function onSubscribeCommanded(d: Draft, rawUri: string): void {
+  const checked = checkUri(rawUri, 'subscribe command');
+  if (!checked.ok) {
+    d.emit({ type: 'ProtocolRejected', rejection: checked.rejection });
+    return;
+  }
+  const uri = checked.uri;
+  const previous = d.subscription(uri);
+  if (previous !== undefined && isOpen(previous.state)) return;
+  d.putSubscription({
+    schema: 'resourceSubscription.v1',
+    subject: 'default',
+    serverId: 'server',
+    uri,
+    sessionGeneration: d.v.sessionGeneration,
+    capabilityReceipt: null,
+    subscriptionGeneration: 0,
+    startMs: d.nowMs,
+    endMs: null,
+    lastIssuedOrdinal: previous?.lastIssuedOrdinal ?? 0,
+    lastAcceptedOrdinal: previous?.lastAcceptedOrdinal ?? 0,
+    lastAcceptedDigest: previous?.lastAcceptedDigest ?? null,
+    closeOrdinal: null,
+    closeEpoch: null,
+    unsubscribeAttempts: 0,
+    state: 'DISCOVERED',
+  });
+  if (d.v.connected) startSubscription(d, uri, 'subscribe_sent');
+}
+
+function onUnsubscribeCommanded(d: Draft, rawUri: string): void {
+  const checked = checkUri(rawUri, 'unsubscribe command');
+  if (!checked.ok) {
+    d.emit({ type: 'ProtocolRejected', rejection: checked.rejection });
+    return;
+  }
+  beginUnsubscribe(d, checked.uri);
+}
+
+// -- responses ---------------------------------------------------------------------------------
+
+function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, outcome: ResponseOutcome): void {
+  const requestId = checkRequestId(rawRequestId);
+  if (requestId === null) {
+    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'response id must be a positive integer' } });
+    return;
+  }
+  const request = d.inflight(requestId);
+  if (request === undefined || request.sessionGeneration !== sessionGeneration) {
+    d.emit({ type: 'AuditWritten', kind: 'UNKNOWN_RESPONSE', uri: request?.uri ?? '', requestId, detail: 'no request in flight with this id in this session' });
+    return;
+  }
+  d.putInflight(requestId, undefined);
+  if (request.kind === 'read') onReadResponse(d, requestId, request, outcome);
+  else if (request.kind === 'subscribe') onSubscribeResponse(d, request, outcome);
+  else onUnsubscribeResponse(d, request, outcome);
+}
+
+function onReadResponse(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || !isOpen(sub.state)) {
+    d.emit({
+      type: 'AuditWritten',
+      kind: 'STALE_AFTER_CLOSE',
+      uri: request.uri,
+      requestId,
+      detail: `read ordinal ${request.readOrdinal} answered after closing began (close ordinal ${sub?.closeOrdinal ?? 'n/a'})`,
+    });
+    return;
+  }
+  const tracking = d.readTracking(request.uri);
+  d.putReadTracking(request.uri, tracking.inFlight - 1, tracking.dirty);
+  const read = interpretRead(outcome, request.uri, d.config.contentCharsMax);
+  if (read.type === 'content') acceptResourceVersion(d, requestId, request, read.text, read.mimeType);
+  else if (read.type === 'not-found') acceptNotFound(d, requestId, request);
+  else if (read.type === 'rejected') d.emit({ type: 'ProtocolRejected', rejection: read.rejection });
+  settleReads(d, request.uri);
+}
+
+/** After a read settles: one coalesced follow-up read if dirty, otherwise back to ACTIVE when idle. */
+function settleReads(d: Draft, uri: string): void {
+  const { inFlight, dirty } = d.readTracking(uri);
+  const state = d.subscription(uri)!.state;
+  if (inFlight === 0) d.disarmTimer(timerKey('hedge', uri));
+  if (state === 'VERSION_ACCEPTED') {
+    if (inFlight > 0) move(d, uri, 'reads_outstanding');
+    else if (dirty) issueRead(d, uri, 'notification');
+    else move(d, uri, 'read_settled');
+  } else if (state === 'READ_PENDING') {
+    if (inFlight > 0) return;
+    if (dirty) issueRead(d, uri, 'notification');
+    else move(d, uri, 'read_settled');
+  } else if (state === 'TOMBSTONE_PENDING' && inFlight === 0 && dirty) {
+    issueRead(d, uri, 'tombstone-check');
+  }
+}
+
+function onSubscribeResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || sub.state !== 'SUBSCRIBING') {
+    return;
+  }
+  if (outcome.type === 'error' || !isObject(outcome.result)) {
+    if (outcome.type === 'result') {
+      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'resources/subscribe result must be an object' } });
+    }
+    move(d, request.uri, 'subscribe_failed');
+    d.armTimer(timerKey('resubscribe', request.uri), d.nowMs + d.config.subscribeRetryMs);
+    return;
+  }
+  move(d, request.uri, 'subscribe_acked');
+  issueRead(d, request.uri, 'initial');
+  armReconcile(d, request.uri);
+}
+
+function onUnsubscribeResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration) return;
+  if (sub.state !== 'UNSUBSCRIBING' && sub.state !== 'UNSUBSCRIBE_UNKNOWN') return;
+  if (outcome.type === 'error') return; // stays closing; the timer retries
+  closeSubscription(d, request.uri, 'ACKED');
+}
+
+// -- notifications ----------------------------------------------------------------------------
+
+function onNotification(d: Draft, sessionGeneration: number, method: unknown, params: unknown): void {
+  const notification = interpretNotification(method, params);
+  if (notification.type === 'rejected') {
+    d.emit({ type: 'ProtocolRejected', rejection: notification.rejection });
+    return;
+  }
+  if (!d.v.connected || sessionGeneration !== d.v.sessionGeneration) {
+    d.emit({
+      type: 'AuditWritten',
+      kind: 'OLD_SESSION_NOTIFICATION',
+      uri: notification.type === 'updated' ? notification.uri : '',
+      requestId: 0,
+      detail: `notification from session ${sessionGeneration}, current session ${d.v.connected ? d.v.sessionGeneration : 'none'}`,
+    });
+    return;
+  }
+  if (notification.type === 'list-changed') return;
+  const uri = notification.uri;
+  const sub = d.subscription(uri);
+  if (sub === undefined || !isLive(sub.state)) {
+    d.emit({ type: 'AuditWritten', kind: 'UNSUBSCRIBED_NOTIFICATION', uri, requestId: 0, detail: `no open subscription (${sub?.state ?? 'none'})` });
+    return;
+  }
+  const tracking = d.readTracking(uri);
+  switch (sub.state) {
+    case 'ACTIVE':
+      openDebounce(d, uri, tracking.inFlight);
+      break;
+    case 'READ_PENDING':
+      if (!tracking.dirty) {
+        d.putReadTracking(uri, tracking.inFlight, true);
+        d.armTimer(timerKey('hedge', uri), d.nowMs + d.config.readHedgeMs);
+      }
+      break;
+    case 'TOMBSTONE_PENDING':
+      if (tracking.inFlight > 0) {
+        if (!tracking.dirty) d.putReadTracking(uri, tracking.inFlight, true);
+      } else {
+        openDebounce(d, uri, tracking.inFlight);
+      }
+      break;
+    case 'UPDATE_SEEN': {
+      // Already coalescing: extend the window (duplicates arrive spread out), up to debounceMsMax.
+      const deadlineMs = Math.min(d.nowMs + d.config.debounceMs, tracking.pulseAtMs + d.config.debounceMsMax);
+      if (deadlineMs > (d.timerDeadline(timerKey('debounce', uri)) ?? 0)) d.armTimer(timerKey('debounce', uri), deadlineMs);
+      break;
+    }
+    default:
+      // SUBSCRIBING: the initial read after the ACK covers it.
+      break;
+  }
+}
+
+function openDebounce(d: Draft, uri: string, inFlight: number): void {
+  move(d, uri, 'update_seen');
+  d.putReadTracking(uri, inFlight, false, d.nowMs);
+  d.armTimer(timerKey('debounce', uri), d.nowMs + d.config.debounceMs);
+}
+
+// -- timers ------------------------------------------------------------------------------------
+
+function onTimer(d: Draft, key: string, deadlineMs: number): void {
+  if (d.timerDeadline(key) !== deadlineMs) return; // stale firing: a no-op
+  d.disarmTimer(key);
+  const timer = parseTimerKey(key);
+  if (timer === null) return;
+  const sub = d.subscription(timer.uri);
+  if (sub === undefined) return;
+  const uri = timer.uri;
+  switch (timer.kind) {
+    case 'debounce':
+      if (sub.state === 'UPDATE_SEEN') issueRead(d, uri, 'notification');
+      break;
+    case 'hedge':
+      // The read in flight is slow and updates are pending: one more read; the fence keeps the newest.
+      if (sub.state === 'READ_PENDING' && d.readTracking(uri).dirty) issueRead(d, uri, 'notification');
+      break;
+    case 'reconcile':
+      if (!isOpen(sub.state) || !d.v.connected) return;
+      if (sub.state === 'ACTIVE') {
+        issueRead(d, uri, d.v.capabilities !== null && !d.v.capabilities.subscribe ? 'poll' : 'reconcile');
+      } else if (sub.state === 'TOMBSTONE_PENDING' && d.readTracking(uri).inFlight === 0) {
+        issueRead(d, uri, 'tombstone-check');
+      }
+      armReconcile(d, uri);
+      break;
+    case 'unsubscribe':
+      if (sub.state === 'UNSUBSCRIBING') move(d, uri, 'unsubscribe_timed_out');
+      if (d.subscription(uri)!.state === 'UNSUBSCRIBE_UNKNOWN' && sub.unsubscribeAttempts <= d.config.unsubscribeRetryMax) {
+        sendUnsubscribe(d, uri);
+      }
+      break;
+    case 'resubscribe':
+      if (sub.state === 'RECONCILIATION_REQUIRED' && d.v.connected) startSubscription(d, uri, 'resubscribe');
+      break;
+  }
+}
+
+// -- crash and recovery --------------------------------------------------------------------------
+
+/** What survives a crash: the ledger only. */
+export function durableLedger(state: CoreState): Ledger {
+  return state.ledger;
+}
+
+/**
+ * Restart from the durable ledger as a client with no session: every subscription whose server state is
+ * unknowable becomes RECONCILIATION_REQUIRED; closing ones are closed (their session is gone).
+ * Watermarks, request ids and close receipts are kept, so no pre-crash read can pass the fence.
+ */
+export function recoverFromLedger(config: ClientConfig, ledger: Ledger): CoreState {
+  const subscriptions: Ledger['subscriptions'] = {};
+  for (const uri in ledger.subscriptions) {
+    const record = ledger.subscriptions[uri]!;
+    let state = record.state;
+    if (state === 'UNSUBSCRIBING' || state === 'UNSUBSCRIBE_UNKNOWN') state = 'CLOSED';
+    else if (isLive(state) || state === 'VERSION_ACCEPTED') state = 'RECONCILIATION_REQUIRED';
+    subscriptions[uri] = state === record.state ? record : { ...record, state };
+  }
+  return { config, ledger: { ...ledger, subscriptions }, volatile: emptyVolatile() };
+}
+
+export const referenceClient: ClientUnderTest<CoreState> = {
+  name: 'reference',
+  description: 'the fenced core: ordinal fence, close fence, coalesced + debounced reads, resubscribe, reconciliation timer',
+  init: initialState,
+  step,
+  durable: durableLedger,
+  recover: (config, durable) => recoverFromLedger(config, durable as Ledger),
+};

@@ -1,0 +1,278 @@
+/**
+ * The client-under-test interface (SPEC §4) and the records of the consistency core (SPEC §3.1).
+ *
+ * Inputs are past-tense facts delivered to a client; effects are commands (send a request, arm a timer)
+ * or observable facts (a version was accepted, a stale receipt was written). Both are discriminated
+ * unions on `type`, plain JSON data. Every input carries `nowMs` (virtual or wall time, chosen by the
+ * caller) and `jitter` (a uint32 the caller drew; the core never draws randomness itself).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Wire-level shapes (what MCP carries; validated by the core, never trusted)
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface ServerCapabilities {
+  /** `resources.subscribe` was negotiated. */
+  subscribe: boolean;
+  /** `resources.listChanged` was negotiated. */
+  listChanged: boolean;
+  /** The optional snapshot-ID list extension was negotiated (SPEC §3.6). */
+  snapshotId: boolean;
+}
+
+export type RequestMethod = 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe' | 'resources/list';
+
+export type ResponseOutcome =
+  | { type: 'result'; result: unknown }
+  | { type: 'error'; code: unknown; message: unknown; data?: unknown };
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+export type WorkloadCommand =
+  | { type: 'SubscribeCommanded'; nowMs: number; jitter: number; uri: string }
+  | { type: 'UnsubscribeCommanded'; nowMs: number; jitter: number; uri: string }
+  | { type: 'DiscoverCommanded'; nowMs: number; jitter: number }
+  | { type: 'ServeCommanded'; nowMs: number; jitter: number; uri: string; subject: string }
+  | { type: 'CompletenessTaskCommanded'; nowMs: number; jitter: number; task: string };
+
+export type ClientInput =
+  | WorkloadCommand
+  | { type: 'Connected'; nowMs: number; jitter: number; sessionGeneration: number; capabilities: ServerCapabilities }
+  | { type: 'Disconnected'; nowMs: number; jitter: number; sessionGeneration: number }
+  | {
+      type: 'ResponseArrived';
+      nowMs: number;
+      jitter: number;
+      /** The session whose stream carried the response. */
+      sessionGeneration: number;
+      requestId: unknown;
+      outcome: ResponseOutcome;
+    }
+  | {
+      type: 'NotificationArrived';
+      nowMs: number;
+      jitter: number;
+      /** The session whose stream carried the notification. */
+      sessionGeneration: number;
+      method: unknown;
+      params: unknown;
+    }
+  | { type: 'TimerFired'; nowMs: number; jitter: number; timerKey: string; deadlineMs: number }
+  | {
+      type: 'AuthorizationChanged';
+      nowMs: number;
+      jitter: number;
+      subject: string;
+      uri: string;
+      allowed: boolean;
+    };
+
+export type ClientInputType = ClientInput['type'];
+
+// ---------------------------------------------------------------------------------------------
+// Effects
+
+export type ReadReason = 'initial' | 'notification' | 'reconcile' | 'tombstone-check' | 'poll' | 'reappeared';
+
+export type AuditKind =
+  | 'STALE_AFTER_CLOSE'
+  | 'OLD_SESSION_NOTIFICATION'
+  | 'UNKNOWN_RESPONSE'
+  | 'UNSUBSCRIBED_NOTIFICATION'
+  | 'NOTIFICATION_IN_TRANSIENT_STATE';
+
+export type StaleReason = 'ORDINAL' | 'GENERATION' | 'SESSION';
+
+export type RejectionKind =
+  | 'InvalidUri'
+  | 'MalformedNotification'
+  | 'MalformedResponse'
+  | 'UnknownNotification'
+  | 'ContentUriMismatch'
+  | 'ContentTooLarge'
+  | 'IllegalTransition';
+
+export interface Rejection {
+  kind: RejectionKind;
+  detail: string;
+}
+
+export type ClientEffect =
+  | {
+      type: 'RequestSent';
+      requestId: number;
+      sessionGeneration: number;
+      method: RequestMethod;
+      uri: string;
+      /** Reads only: why the read was issued and its ordinal. */
+      reason?: ReadReason;
+      readOrdinal?: number;
+      cursor?: string;
+    }
+  | { type: 'TimerArmed'; timerKey: string; deadlineMs: number }
+  | {
+      type: 'VersionAccepted';
+      uri: string;
+      /** The accepted content (what the cache now serves). */
+      text: string;
+      mimeType: string;
+      digest: string;
+      readOrdinal: number;
+      /** The watermark the fence compared against (lastAcceptedOrdinal before this accept). */
+      watermarkBefore: number;
+      subscriptionGeneration: number;
+      sessionGeneration: number;
+    }
+  | {
+      type: 'StaleReceiptWritten';
+      uri: string;
+      requestId: number;
+      readOrdinal: number;
+      watermark: number;
+      reason: StaleReason;
+    }
+  | { type: 'AuditWritten'; kind: AuditKind; uri: string; requestId: number; detail: string }
+  | { type: 'TombstonePending'; uri: string; readOrdinal: number }
+  | { type: 'TombstoneConfirmed'; uri: string }
+  | { type: 'OutboxEntryWritten'; uri: string; sequence: number; operation: 'upsert' | 'delete'; digest: string }
+  | { type: 'SubscriptionClosed'; uri: string; closeEpoch: number; closeOrdinal: number; outcome: 'ACKED' | 'SESSION_ENDED' }
+  | { type: 'Transitioned'; uri: string; from: SubscriptionState; to: SubscriptionState; event: TransitionEvent }
+  | { type: 'ProtocolRejected'; rejection: Rejection };
+
+export type ClientEffectType = ClientEffect['type'];
+
+export interface StepResult<S> {
+  state: S;
+  effects: ClientEffect[];
+}
+
+/** Static configuration of a client (plain data; every default resolved). */
+export interface ClientConfig {
+  /**
+   * Trailing debounce that coalesces `updated` pulses (duplicates arrive spread out) before the read is
+   * issued: each pulse extends the window by debounceMs, never beyond debounceMsMax after the first.
+   */
+  debounceMs: number;
+  debounceMsMax: number;
+  /**
+   * A read in flight longer than this while newer updates are pending is hedged: one more read is issued
+   * and the ordinal fence keeps whichever answer is newest (read A slower than read B).
+   */
+  readHedgeMs: number;
+  /** Base period of the per-subscription reconciliation read (lost notifications are expected). */
+  reconcileIntervalMs: number;
+  /** Jitter added to each reconciliation period: `jitter % (reconcileJitterMsMax + 1)`. */
+  reconcileJitterMsMax: number;
+  /** How long an unsubscribe may wait for its ACK before the subscription is UNSUBSCRIBE_UNKNOWN. */
+  unsubscribeTimeoutMs: number;
+  /** How often an UNSUBSCRIBE_UNKNOWN subscription retries its unsubscribe in the same session. */
+  unsubscribeRetryMs: number;
+  /** Bound on unsubscribe retries before waiting for the session to end. */
+  unsubscribeRetryMax: number;
+  /** How long to wait before retrying a failed subscribe in the same session. */
+  subscribeRetryMs: number;
+  /** Poll period when the server lacks the `subscribe` capability (plus jitter, like reconciliation). */
+  pollIntervalMs: number;
+  pollJitterMsMax: number;
+  /** Responses whose content exceeds this many characters are rejected. */
+  contentCharsMax: number;
+}
+
+export const defaultClientConfig: ClientConfig = {
+  debounceMs: 300,
+  debounceMsMax: 1_500,
+  readHedgeMs: 1_000,
+  reconcileIntervalMs: 20_000,
+  reconcileJitterMsMax: 10_000,
+  unsubscribeTimeoutMs: 5_000,
+  unsubscribeRetryMs: 5_000,
+  unsubscribeRetryMax: 3,
+  subscribeRetryMs: 2_000,
+  pollIntervalMs: 5_000,
+  pollJitterMsMax: 2_000,
+  contentCharsMax: 1_048_576,
+};
+
+/**
+ * Any client the harness can drive: the reference core, a naive strategy, or a user's own.
+ * `durable` and `recover` model a crash: the harness keeps only `durable(state)` and restarts
+ * the client with `recover(config, durable)`.
+ */
+export interface ClientUnderTest<S = unknown> {
+  readonly name: string;
+  readonly description: string;
+  init(config: ClientConfig): S;
+  step(state: S, input: ClientInput): StepResult<S>;
+  durable?(state: S): unknown;
+  recover?(config: ClientConfig, durable: unknown): S;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subscription state machine vocabulary (the table itself lives in transitions.ts)
+
+export type SubscriptionState =
+  | 'DISCOVERED'
+  | 'SUBSCRIBING'
+  | 'ACTIVE'
+  | 'UPDATE_SEEN'
+  | 'READ_PENDING'
+  | 'VERSION_ACCEPTED'
+  | 'TOMBSTONE_PENDING'
+  | 'UNSUBSCRIBING'
+  | 'CLOSED'
+  | 'UNSUBSCRIBE_UNKNOWN'
+  | 'RECONCILIATION_REQUIRED';
+
+export type TransitionEvent =
+  | 'subscribe_sent'
+  | 'subscribe_acked'
+  | 'subscribe_failed'
+  | 'poll_started'
+  | 'update_seen'
+  | 'read_issued'
+  | 'read_accepted'
+  | 'reads_outstanding'
+  | 'read_settled'
+  | 'not_found_accepted'
+  | 'unsubscribe_begun'
+  | 'unsubscribe_acked'
+  | 'unsubscribe_timed_out'
+  | 'session_lost'
+  | 'resubscribe';
+
+// ---------------------------------------------------------------------------------------------
+// Records (SPEC §3.1), versioned and serializable
+
+export interface ResourceSubscriptionRecord {
+  schema: 'resourceSubscription.v1';
+  subject: string;
+  serverId: string;
+  uri: string;
+  sessionGeneration: number;
+  capabilityReceipt: ServerCapabilities | null;
+  subscriptionGeneration: number;
+  startMs: number;
+  endMs: number | null;
+  lastIssuedOrdinal: number;
+  lastAcceptedOrdinal: number;
+  lastAcceptedDigest: string | null;
+  closeOrdinal: number | null;
+  closeEpoch: number | null;
+  /** How many unsubscribe requests were sent for the current close. */
+  unsubscribeAttempts: number;
+  state: SubscriptionState;
+}
+
+export interface ResourceVersionRecord {
+  schema: 'resourceVersion.v1';
+  uri: string;
+  mimeType: string;
+  digest: string;
+  readOrdinal: number;
+  subject: string;
+  serverVersion: string;
+  localGeneration: number;
+  acceptedAtMs: number;
+}

@@ -1,0 +1,14 @@
+/** The clients the harness ships: the reference core and the naive strategies it must catch. */
+import { referenceClient } from '../core/reducer.js';
+import type { ClientUnderTest } from '../core/types.js';
+import { naiveNoCloseFence, naiveNoResubscribe, naiveOverwrite } from './naive.js';
+
+export const clients: readonly ClientUnderTest<any>[] = [referenceClient, naiveOverwrite, naiveNoResubscribe, naiveNoCloseFence];
+
+export function findClient(name: string): ClientUnderTest<any> | undefined {
+  return clients.find((client) => client.name === name);
+}
+
+export function clientNames(): string[] {
+  return clients.map((client) => client.name);
+}

@@ -1,0 +1,227 @@
+/**
+ * The release gate: run interleavings [start, end) of one RunSpec and fold their results into a mergeable
+ * accumulator. Interleaving i always uses seed deriveSeed(rootSeed, i), so results do not depend on worker
+ * count, shard or order; accumulators of disjoint ranges merge into exactly the unsharded result.
+ */
+import { edgeName, transitionTable } from '../core/transitions.js';
+import type { ClientUnderTest } from '../core/types.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { faultNames, type FaultName } from './faults.js';
+import { allInvariants, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
+import { deriveSeed } from './prng.js';
+import { runInterleaving, type InterleavingResult } from './world.js';
+
+export interface RunSpec {
+  seed: number;
+  interleavings: number;
+  scenario: string;
+  client: string;
+  maxFailures: number;
+}
+
+export interface Failure {
+  index: number;
+  seed: number;
+  scenario: string;
+  client: string;
+  invariant: InvariantName;
+  timeMs: number;
+  uri: string;
+  detail: string;
+  replay: string;
+}
+
+export interface MetricThreshold {
+  comparator: '<' | '>=';
+  value: number;
+}
+
+export const thresholds: Record<'read_amplification' | 'convergence_60s', MetricThreshold> = {
+  read_amplification: { comparator: '<', value: 1.2 },
+  convergence_60s: { comparator: '>=', value: 0.999 },
+};
+
+/** The "sometimes" expectations are enforced only on runs large enough to make a miss meaningful. */
+export const sometimesMinimumInterleavings = 1_000;
+
+export function replayCommand(seed: number, scenario: string, client: string): string {
+  return `npx fencesim replay --seed ${seed} --scenario ${scenario} --client ${client}`;
+}
+
+export class GateAccumulator {
+  interleavings = 0;
+  events = 0;
+  steps = 0;
+  readonly violationCounts = new Float64Array(allInvariants.length);
+  readonly failingInterleavings = new Float64Array(allInvariants.length);
+  readonly faultCounts = new Float64Array(faultNames.length);
+  readonly edgeHits = new Float64Array(transitionTable.length);
+  notificationReads = 0;
+  notifiedChanges = 0;
+  totalReads = 0;
+  changesTracked = 0;
+  changesConverged = 0;
+  staleReceipts = 0;
+  audits = 0;
+  rejections = 0;
+  accepts = 0;
+  virtualMs = 0;
+  failures: Failure[] = [];
+
+  constructor(readonly spec: RunSpec) {}
+
+  add(index: number, result: InterleavingResult): void {
+    const oracle = result.oracle;
+    this.interleavings++;
+    this.events += result.events;
+    this.steps += result.steps;
+    this.virtualMs += result.endMs;
+    for (let i = 0; i < oracle.counts.length; i++) {
+      const count = oracle.counts[i]!;
+      if (count > 0) {
+        this.violationCounts[i]! += count;
+        this.failingInterleavings[i]! += 1;
+      }
+    }
+    for (let i = 0; i < result.faultCounts.length; i++) this.faultCounts[i]! += result.faultCounts[i]!;
+    for (let i = 0; i < oracle.edgeHits.length; i++) this.edgeHits[i]! += oracle.edgeHits[i]!;
+    this.notificationReads += oracle.notificationReads;
+    this.notifiedChanges += oracle.notifiedChanges;
+    this.totalReads += oracle.totalReads;
+    this.changesTracked += oracle.changesTracked;
+    this.changesConverged += oracle.changesConverged;
+    this.staleReceipts += oracle.staleReceipts;
+    this.audits += oracle.audits;
+    this.rejections += oracle.rejections;
+    this.accepts += oracle.accepts;
+    const first = oracle.violations[0];
+    if (first !== undefined && this.failures.length < this.spec.maxFailures) {
+      this.failures.push({
+        index,
+        seed: result.seed,
+        scenario: this.spec.scenario,
+        client: this.spec.client,
+        invariant: first.invariant,
+        timeMs: first.timeMs,
+        uri: first.uri,
+        detail: first.detail,
+        replay: replayCommand(result.seed, this.spec.scenario, this.spec.client),
+      });
+    }
+  }
+
+  /** Folds another accumulator of a disjoint range into this one. */
+  merge(other: GateAccumulator): void {
+    this.interleavings += other.interleavings;
+    this.events += other.events;
+    this.steps += other.steps;
+    this.virtualMs += other.virtualMs;
+    addInto(this.violationCounts, other.violationCounts);
+    addInto(this.failingInterleavings, other.failingInterleavings);
+    addInto(this.faultCounts, other.faultCounts);
+    addInto(this.edgeHits, other.edgeHits);
+    this.notificationReads += other.notificationReads;
+    this.notifiedChanges += other.notifiedChanges;
+    this.totalReads += other.totalReads;
+    this.changesTracked += other.changesTracked;
+    this.changesConverged += other.changesConverged;
+    this.staleReceipts += other.staleReceipts;
+    this.audits += other.audits;
+    this.rejections += other.rejections;
+    this.accepts += other.accepts;
+    this.failures = [...this.failures, ...other.failures].sort((a, b) => a.index - b.index).slice(0, this.spec.maxFailures);
+  }
+}
+
+function addInto(target: Float64Array, source: Float64Array): void {
+  for (let i = 0; i < target.length; i++) target[i]! += source[i]!;
+}
+
+export interface ProgressSink {
+  (done: number, total: number): void;
+}
+
+/** Runs interleavings [start, end) of the spec on this thread. */
+export function runRange(
+  spec: RunSpec,
+  scenario: Scenario,
+  client: ClientUnderTest,
+  start: number,
+  end: number,
+  progress?: ProgressSink,
+): GateAccumulator {
+  const accumulator = new GateAccumulator(spec);
+  const progressEvery = 1_000;
+  for (let index = start; index < end; index++) {
+    const seed = deriveSeed(spec.seed, index);
+    const result = runInterleaving(seed, scenario, client, { trace: false, record: false });
+    accumulator.add(index, result);
+    if (progress !== undefined && (index - start + 1) % progressEvery === 0) progress(index - start + 1, end - start);
+  }
+  return accumulator;
+}
+
+export interface MetricReport {
+  value: number;
+  threshold: MetricThreshold;
+  passed: boolean;
+  numerator: number;
+  denominator: number;
+}
+
+export interface GateVerdict {
+  passed: boolean;
+  reasons: string[];
+  counters: Record<string, number>;
+  liveness: Record<string, number>;
+  metrics: Record<string, MetricReport>;
+  sometimes: Record<string, { fired: number; required: boolean }>;
+}
+
+function metric(name: keyof typeof thresholds, numerator: number, denominator: number, emptyValue: number): MetricReport {
+  const threshold = thresholds[name];
+  const value = denominator === 0 ? emptyValue : numerator / denominator;
+  const passed = threshold.comparator === '<' ? value < threshold.value : value >= threshold.value;
+  return { value: round6(value), threshold, passed, numerator, denominator };
+}
+
+export function round6(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
+
+export function verdictOf(accumulator: GateAccumulator, scenario: Scenario): GateVerdict {
+  const reasons: string[] = [];
+  const counters: Record<string, number> = {};
+  safetyInvariants.forEach((name, index) => {
+    counters[name] = accumulator.violationCounts[index]!;
+    if (counters[name]! > 0) reasons.push(`${name}: ${counters[name]} violations in ${accumulator.failingInterleavings[index]} interleavings`);
+  });
+  const liveness: Record<string, number> = {};
+  livenessInvariants.forEach((name, offset) => {
+    liveness[name] = accumulator.failingInterleavings[safetyInvariants.length + offset]!;
+  });
+  const metrics: Record<string, MetricReport> = {
+    read_amplification: metric('read_amplification', accumulator.notificationReads, accumulator.notifiedChanges, 0),
+    convergence_60s: metric('convergence_60s', accumulator.changesConverged, accumulator.changesTracked, 1),
+  };
+  for (const [name, report] of Object.entries(metrics)) {
+    if (!report.passed) reasons.push(`${name} = ${report.value} misses its gate (${report.threshold.comparator} ${report.threshold.value})`);
+  }
+  const sometimes: Record<string, { fired: number; required: boolean }> = {};
+  const enforce = accumulator.interleavings >= sometimesMinimumInterleavings;
+  faultNames.forEach((name: FaultName, index) => {
+    const required = scenario.sometimes.includes(name);
+    const fired = accumulator.faultCounts[index]!;
+    if (required || fired > 0) sometimes[name] = { fired, required };
+    if (required && enforce && fired === 0) {
+      reasons.push(`sometimes: fault ${name} never fired in ${accumulator.interleavings} interleavings, so the scenario did not test what it claims`);
+    }
+  });
+  return { passed: reasons.length === 0, reasons, counters, liveness, metrics, sometimes };
+}
+
+export function coverageOf(accumulator: GateAccumulator): { hit: number; total: number; edges: { edge: string; hits: number }[]; unreached: string[] } {
+  const edges = transitionTable.map((edge, index) => ({ edge: edgeName(edge), hits: accumulator.edgeHits[index]! }));
+  const unreached = edges.filter((edge) => edge.hits === 0).map((edge) => edge.edge);
+  return { hit: edges.length - unreached.length, total: edges.length, edges, unreached };
+}

@@ -1,0 +1,321 @@
+/**
+ * The oracle judges a client only by its effects against the simulator's ground truth (SPEC §6). It never
+ * reads the client's state. For each step the world tells it what the input really was (which request a
+ * response answered, on which session, what the server really served) and the oracle checks the effects.
+ *
+ * Causes: every event carries the root cause of the chain that produced it (a workload command, a
+ * connection event, a current-session notification, an old-session notification). Effects inherit the
+ * cause of the step that produced them, requests carry it to the server and back, timers carry it to
+ * their firing. That is how `old_session_effect` and `read_amplification` are attributed without asking
+ * the client why it did something.
+ */
+import { canonicalizeUri } from '../core/uri.js';
+import type { ClientEffect } from '../core/types.js';
+
+export const safetyInvariants = [
+  'version_regression',
+  'accept_when_not_active',
+  'post_close_outbox',
+  'late_tombstone',
+  'unreconciled_catalog',
+  'unproven_completeness',
+  'old_session_effect',
+  'served_after_revocation',
+  'untraced_derived_entry',
+  'uri_confusion',
+  'fence_lost_after_crash',
+] as const;
+export type SafetyInvariant = (typeof safetyInvariants)[number];
+
+export const livenessInvariants = ['convergence_60s'] as const;
+export type LivenessInvariant = (typeof livenessInvariants)[number];
+export type InvariantName = SafetyInvariant | LivenessInvariant;
+
+export const invariantExplanations: Record<InvariantName, string> = {
+  version_regression: 'the client accepted content older than a version it had already accepted for this resource',
+  accept_when_not_active: 'the client accepted a version, tombstone or outbox entry for a subscription that was closing, closed, or from a session that had ended',
+  post_close_outbox: 'the client wrote a downstream outbox entry for a URI whose subscription was closing or closed',
+  late_tombstone: 'the client tombstoned a resource from a not-found older than an accepted version, or after close',
+  unreconciled_catalog: 'the client published a catalog as complete without proof, or from a single scan',
+  unproven_completeness: 'a completeness task consumed a catalog that was only SNAPSHOT_UNPROVEN',
+  old_session_effect: "the client read, accepted or wrote an outbox entry because of an old session's notification",
+  served_after_revocation: 'the client served content to a subject after it had learned of the revocation',
+  untraced_derived_entry: 'a derived index entry of revoked content was left without an invalidation',
+  uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',
+  fence_lost_after_crash: 'after a crash the client accepted a pre-crash read, or a watermark went backwards',
+  convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
+};
+
+export const causeWorkload = 0;
+export const causeConnection = 1;
+export const causeNotification = 2;
+export const causeOldNotification = 3;
+
+export interface Violation {
+  invariant: InvariantName;
+  timeMs: number;
+  uri: string;
+  detail: string;
+}
+
+/** What the world knows about the input of the step being judged. */
+export interface StepTruth {
+  timeMs: number;
+  cause: number;
+  currentSession: number;
+  /** Response steps: the request's session and send time, and what the server really answered. */
+  requestSession: number;
+  requestSentAtMs: number;
+  /** Resource index the response's content really belongs to (-1 when none). */
+  servedResource: number;
+  servedVersion: number;
+  servedExists: boolean;
+}
+
+export interface ContentTruth {
+  resource: number;
+  version: number;
+}
+
+const convergenceWindowMs = 60_000;
+
+export class Oracle {
+  readonly violations: Violation[] = [];
+  readonly counts = new Int32Array(safetyInvariants.length + livenessInvariants.length);
+  readonly edgeHits: Int32Array;
+  notificationReads = 0;
+  totalReads = 0;
+  notifiedChanges = 0;
+  changesTracked = 0;
+  changesConverged = 0;
+  staleReceipts = 0;
+  audits = 0;
+  rejections = 0;
+  accepts = 0;
+
+  private readonly uris: readonly string[];
+  private readonly indexByUri = new Map<string, number>();
+  /** Content text -> the resource and truth version the server produced it for. */
+  private readonly contentTruth = new Map<string, ContentTruth>();
+  /** Per resource: highest truth version (content or deletion) the client accepted. */
+  private readonly acceptedVersion: Int32Array;
+  /** Per resource: time the latest unsubscribe command was delivered, or -1. */
+  private readonly closeBeganMs: Float64Array;
+  /** Per resource: subscribed per the workload (subscribe delivered, no unsubscribe since). */
+  private readonly tracked: Uint8Array;
+  /** Per resource: pending changes [timeMs, version] waiting to be reflected. */
+  private readonly pending: number[][];
+  private readonly notified: Set<number>[];
+
+  constructor(uris: readonly string[], edgeCount: number) {
+    this.uris = uris;
+    uris.forEach((uri, index) => this.indexByUri.set(uri, index));
+    this.acceptedVersion = new Int32Array(uris.length).fill(-1);
+    this.closeBeganMs = new Float64Array(uris.length).fill(-1);
+    this.tracked = new Uint8Array(uris.length);
+    this.pending = uris.map(() => []);
+    this.notified = uris.map(() => new Set<number>());
+    this.edgeHits = new Int32Array(edgeCount);
+  }
+
+  /** The resource index of a URI as the client named it (any spelling), or -1. */
+  resourceOf(uri: string): number {
+    const direct = this.indexByUri.get(uri);
+    if (direct !== undefined) return direct;
+    const canonical = canonicalizeUri(uri);
+    if (!canonical.ok) return -1;
+    return this.indexByUri.get(canonical.uri) ?? -1;
+  }
+
+  /** Ground truth of a content text, for timelines: `uri vN`, or '' when the server never served it. */
+  describeContent(text: string): string {
+    const truth = this.contentTruth.get(text);
+    return truth === undefined ? 'content the server never served' : `${this.uris[truth.resource]} v${truth.version}`;
+  }
+
+  registerContent(text: string, resource: number, version: number): void {
+    this.contentTruth.set(text, { resource, version });
+  }
+
+  onSubscribeCommand(resource: number): void {
+    this.tracked[resource] = 1;
+  }
+
+  onUnsubscribeCommand(resource: number, timeMs: number): void {
+    this.tracked[resource] = 0;
+    this.closeBeganMs[resource] = timeMs;
+    // Not continuously subscribed any more: its pending changes leave the convergence metric.
+    this.changesTracked -= this.pending[resource]!.length / 2;
+    this.pending[resource]!.length = 0;
+  }
+
+  /** A change (edit, delete or re-create) happened to the truth. */
+  onChange(resource: number, version: number, timeMs: number): void {
+    if (this.tracked[resource] === 1) {
+      this.pending[resource]!.push(timeMs, version);
+      this.changesTracked++;
+    }
+  }
+
+  onNotificationDelivered(resource: number, version: number, current: boolean): void {
+    if (!current || resource < 0) return;
+    const seen = this.notified[resource]!;
+    if (!seen.has(version)) {
+      seen.add(version);
+      this.notifiedChanges++;
+    }
+  }
+
+  private violate(invariant: InvariantName, timeMs: number, uri: string, detail: string): void {
+    this.counts[invariantIndex[invariant]]! += 1;
+    if (this.violations.length < 16) this.violations.push({ invariant, timeMs, uri, detail });
+  }
+
+  /** True when this step answers a request issued before the subscription's latest close began. */
+  private closedSince(resource: number, truth: StepTruth): boolean {
+    const closeMs = this.closeBeganMs[resource]!;
+    if (this.tracked[resource] === 0) return true;
+    return truth.requestSentAtMs >= 0 && closeMs >= 0 && truth.requestSentAtMs <= closeMs;
+  }
+
+  private sessionEnded(truth: StepTruth): boolean {
+    return truth.requestSession >= 0 && truth.requestSession !== truth.currentSession;
+  }
+
+  judge(effects: readonly ClientEffect[], truth: StepTruth): void {
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
+      switch (effect.type) {
+        case 'RequestSent':
+          if (effect.method !== 'resources/read') break;
+          this.totalReads++;
+          if (truth.cause === causeNotification) this.notificationReads++;
+          else if (truth.cause === causeOldNotification) {
+            this.violate('old_session_effect', truth.timeMs, effect.uri, `read of ${effect.uri} issued because of an old session's notification`);
+          }
+          break;
+        case 'VersionAccepted':
+          this.judgeAccept(effect.uri, effect.text, truth);
+          break;
+        case 'TombstonePending':
+          this.judgeTombstone(effect.uri, truth);
+          break;
+        case 'OutboxEntryWritten':
+          this.judgeOutbox(effect.uri, truth);
+          break;
+        case 'StaleReceiptWritten':
+          this.staleReceipts++;
+          break;
+        case 'AuditWritten':
+          this.audits++;
+          break;
+        case 'ProtocolRejected':
+          this.rejections++;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private judgeAccept(uri: string, text: string, truth: StepTruth): void {
+    this.accepts++;
+    const resource = this.resourceOf(uri);
+    const content = this.contentTruth.get(text);
+    if (content === undefined || resource !== content.resource) {
+      const really = content === undefined ? 'content the server never served' : `content of ${this.uris[content.resource]} v${content.version}`;
+      this.violate('uri_confusion', truth.timeMs, uri, `accepted ${really} as ${uri}`);
+      return;
+    }
+    if (truth.cause === causeOldNotification) {
+      this.violate('old_session_effect', truth.timeMs, uri, `accepted v${content.version} because of an old session's notification`);
+    }
+    if (this.closedSince(resource, truth)) {
+      this.violate('accept_when_not_active', truth.timeMs, uri, `accepted v${content.version} after its subscription began closing`);
+    } else if (this.sessionEnded(truth)) {
+      this.violate('accept_when_not_active', truth.timeMs, uri, `accepted v${content.version} from a read of session ${truth.requestSession} after it ended (now session ${truth.currentSession})`);
+    }
+    this.raiseAccepted(resource, content.version, uri, truth.timeMs);
+  }
+
+  private judgeTombstone(uri: string, truth: StepTruth): void {
+    const resource = this.resourceOf(uri);
+    if (resource < 0) {
+      this.violate('uri_confusion', truth.timeMs, uri, `tombstoned ${uri}, which the server never had`);
+      return;
+    }
+    if (truth.servedResource !== resource || truth.servedExists) {
+      this.violate('late_tombstone', truth.timeMs, uri, `tombstoned ${uri} without a not-found for it in this step`);
+      return;
+    }
+    if (this.closedSince(resource, truth)) {
+      this.violate('late_tombstone', truth.timeMs, uri, `tombstoned ${uri} from a not-found that arrived after close`);
+      this.violate('accept_when_not_active', truth.timeMs, uri, `tombstone for ${uri} after its subscription began closing`);
+    } else if (this.acceptedVersion[resource]! > truth.servedVersion) {
+      this.violate('late_tombstone', truth.timeMs, uri, `tombstoned ${uri} from a not-found at v${truth.servedVersion}, older than accepted v${this.acceptedVersion[resource]}`);
+    } else if (this.sessionEnded(truth)) {
+      this.violate('accept_when_not_active', truth.timeMs, uri, `tombstone from a read of ended session ${truth.requestSession}`);
+    }
+    this.raiseAccepted(resource, truth.servedVersion, uri, truth.timeMs);
+  }
+
+  private judgeOutbox(uri: string, truth: StepTruth): void {
+    const resource = this.resourceOf(uri);
+    if (resource < 0) return;
+    if (truth.cause === causeOldNotification) {
+      this.violate('old_session_effect', truth.timeMs, uri, `outbox entry for ${uri} caused by an old session's notification`);
+    }
+    if (this.closedSince(resource, truth)) {
+      this.violate('post_close_outbox', truth.timeMs, uri, `outbox entry for ${uri} after its subscription began closing`);
+    }
+  }
+
+  private raiseAccepted(resource: number, version: number, uri: string, timeMs: number): void {
+    const previous = this.acceptedVersion[resource]!;
+    if (version < previous) {
+      this.violate('version_regression', timeMs, uri, `accepted v${version} after v${previous}`);
+      return;
+    }
+    this.acceptedVersion[resource] = version;
+    const pending = this.pending[resource]!;
+    if (pending.length === 0) return;
+    let kept = 0;
+    for (let index = 0; index < pending.length; index += 2) {
+      const changedAtMs = pending[index]!;
+      const changedVersion = pending[index + 1]!;
+      if (changedVersion <= version) {
+        if (timeMs - changedAtMs <= convergenceWindowMs) this.changesConverged++;
+        else this.violate('convergence_60s', changedAtMs + convergenceWindowMs, uri, `v${changedVersion} (changed at ${changedAtMs} ms) accepted only at ${timeMs} ms`);
+      } else {
+        pending[kept++] = changedAtMs;
+        pending[kept++] = changedVersion;
+      }
+    }
+    pending.length = kept;
+  }
+
+  /** End of the run: every change whose window has passed and was never reflected is a liveness failure. */
+  finish(endMs: number): void {
+    for (let resource = 0; resource < this.pending.length; resource++) {
+      const pending = this.pending[resource]!;
+      for (let index = 0; index < pending.length; index += 2) {
+        const changedAtMs = pending[index]!;
+        if (changedAtMs + convergenceWindowMs <= endMs) {
+          this.violate('convergence_60s', changedAtMs + convergenceWindowMs, this.uris[resource]!, `v${pending[index + 1]} (changed at ${changedAtMs} ms) never reflected`);
+        } else {
+          this.changesTracked--; // not enough time left to judge
+        }
+      }
+    }
+  }
+
+  recordEdge(edgeIndex: number): void {
+    if (edgeIndex >= 0) this.edgeHits[edgeIndex]! += 1;
+  }
+}
+
+export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(
+  [...safetyInvariants, ...livenessInvariants].map((name, index) => [name, index]),
+) as Record<InvariantName, number>;
+
+export const allInvariants: readonly InvariantName[] = [...safetyInvariants, ...livenessInvariants];

@@ -1,0 +1,63 @@
+/**
+ * One interleaving's plan: the fault plan plus the workload and network shape, drawn by a scenario from the
+ * interleaving's chooser. Plain serializable data; every duration in integer ms.
+ */
+import type { FaultPlan, Ratio } from './faults.js';
+
+export interface ResourceSpec {
+  uri: string;
+  mimeType: string;
+}
+
+export interface WorkloadPlan {
+  resources: ResourceSpec[];
+  /** Mutations, workload commands and faults happen in [0, faultPhaseMs). */
+  faultPhaseMs: number;
+  /** Then nothing but the client's own timers and reconnects, for this long (convergence is judged). */
+  healPhaseMs: number;
+  /** Per resource: time between mutations. */
+  mutationIntervalMsMin: number;
+  mutationIntervalMsMax: number;
+  /** Per mutation: chance it deletes an existing resource (a deleted one is re-created next time). */
+  deleteRatio: Ratio;
+  /** Per mutation: chance it is a burst of 2-4 quick edits. */
+  burstRatio: Ratio;
+  /** Per close tick (every closeTickMs per resource): chance to unsubscribe; re-subscribed later. */
+  closeTickMs: number;
+  closeRatio: Ratio;
+  resubscribeDelayMsMin: number;
+  resubscribeDelayMsMax: number;
+}
+
+export interface NetworkPlan {
+  latencyMsMin: number;
+  latencyMsMax: number;
+  reorderDelayMsMax: number;
+  slowReadDelayMsMax: number;
+  duplicateDelayMsMax: number;
+  duplicateCopiesMax: number;
+  lateResponseDelayMsMax: number;
+  outageMsMin: number;
+  outageMsMax: number;
+  /** Disconnects and restarts are tried once per tick during the fault phase. */
+  faultTickMs: number;
+}
+
+export interface InterleavingPlan {
+  faults: FaultPlan;
+  workload: WorkloadPlan;
+  network: NetworkPlan;
+}
+
+export const defaultNetwork: NetworkPlan = {
+  latencyMsMin: 1,
+  latencyMsMax: 25,
+  reorderDelayMsMax: 400,
+  slowReadDelayMsMax: 3_000,
+  duplicateDelayMsMax: 300,
+  duplicateCopiesMax: 3,
+  lateResponseDelayMsMax: 2_000,
+  outageMsMin: 50,
+  outageMsMax: 5_000,
+  faultTickMs: 1_000,
+};
