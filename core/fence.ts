@@ -11,7 +11,7 @@
  */
 import { contentDigest } from './digest.js';
 import { transition } from './transitions.js';
-import { timerKey, type Draft, type InflightRequest } from './state.js';
+import type { Draft, InflightRequest } from './state.js';
 import type { ReadReason, ResourceSubscriptionRecord, StaleReason, SubscriptionState, TransitionEvent } from './types.js';
 
 /** States in which the subscription is open (not closing or closed). */
@@ -53,8 +53,8 @@ export function issueRead(d: Draft, uri: string, reason: ReadReason): number | n
   sub.lastIssuedOrdinal += 1;
   const readOrdinal = sub.lastIssuedOrdinal;
   const requestId = d.sendRequest('resources/read', uri, 'read', sub.subscriptionGeneration, readOrdinal, reason);
-  const tracking = d.readTracking(uri);
-  d.putReadTracking(uri, tracking.inFlight + 1, false);
+  const tracking = d.uriState(uri);
+  d.setReads(uri, tracking.inFlight + 1, false);
   move(d, uri, 'read_issued');
   return requestId;
 }
@@ -161,11 +161,11 @@ export function beginUnsubscribe(d: Draft, uri: string): boolean {
   const sub = move(d, uri, 'unsubscribe_begun');
   sub.closeOrdinal = sub.lastIssuedOrdinal;
   sub.closeEpoch = d.allocateCloseEpoch();
-  d.disarmTimer(timerKey('debounce', uri));
-  d.disarmTimer(timerKey('hedge', uri));
-  d.disarmTimer(timerKey('reconcile', uri));
-  d.disarmTimer(timerKey('resubscribe', uri));
-  d.putReadTracking(uri, 0, false);
+  d.disarmTimer('debounce', uri);
+  d.disarmTimer('hedge', uri);
+  d.disarmTimer('reconcile', uri);
+  d.disarmTimer('resubscribe', uri);
+  d.setReads(uri, 0, false);
   if (sub.state === 'CLOSED') {
     sub.endMs = d.nowMs;
     d.emit({ type: 'SubscriptionClosed', uri, closeEpoch: sub.closeEpoch, closeOrdinal: sub.closeOrdinal, outcome: 'SESSION_ENDED' });
@@ -184,13 +184,13 @@ export function sendUnsubscribe(d: Draft, uri: string): void {
     return;
   }
   d.sendRequest('resources/unsubscribe', uri, 'unsubscribe', sub.subscriptionGeneration, 0, null);
-  d.armTimer(timerKey('unsubscribe', uri), d.nowMs + d.config.unsubscribeTimeoutMs);
+  d.armTimer('unsubscribe', uri, d.nowMs + d.config.unsubscribeTimeoutMs);
 }
 
 export function closeSubscription(d: Draft, uri: string, outcome: 'ACKED' | 'SESSION_ENDED'): void {
   const sub = move(d, uri, outcome === 'ACKED' ? 'unsubscribe_acked' : 'session_lost');
   sub.endMs = d.nowMs;
-  d.disarmTimer(timerKey('unsubscribe', uri));
+  d.disarmTimer('unsubscribe', uri);
   d.emit({
     type: 'SubscriptionClosed',
     uri,

@@ -19,7 +19,6 @@ import {
   emptyVolatile,
   initialState,
   parseTimerKey,
-  timerKey,
   type CoreState,
   type InflightRequest,
   type Ledger,
@@ -93,9 +92,7 @@ function onConnected(d: Draft, sessionGeneration: number, capabilities: ServerCa
 function sessionLost(d: Draft): void {
   const volatile = d.mutableVolatile();
   volatile.connected = false;
-  d.clearInflight();
-  d.clearReadTracking();
-  volatile.timers = {};
+  d.forgetSession();
   for (const uri in d.l.subscriptions) {
     const state = d.l.subscriptions[uri]!.state;
     if (state === 'UNSUBSCRIBING' || state === 'UNSUBSCRIBE_UNKNOWN') closeSubscription(d, uri, 'SESSION_ENDED');
@@ -126,7 +123,7 @@ function armReconcile(d: Draft, uri: string): void {
   const polling = d.v.capabilities !== null && !d.v.capabilities.subscribe;
   const base = polling ? d.config.pollIntervalMs : d.config.reconcileIntervalMs;
   const spread = (polling ? d.config.pollJitterMsMax : d.config.reconcileJitterMsMax) + 1;
-  d.armTimer(timerKey('reconcile', uri), d.nowMs + base + (d.jitter % spread));
+  d.armTimer('reconcile', uri, d.nowMs + base + (d.jitter % spread));
 }
 
 // -- workload commands ---------------------------------------------------------------------------
@@ -183,7 +180,7 @@ function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, 
     d.emit({ type: 'AuditWritten', kind: 'UNKNOWN_RESPONSE', uri: request?.uri ?? '', requestId, detail: 'no request in flight with this id in this session' });
     return;
   }
-  d.putInflight(requestId, undefined);
+  d.removeInflight(request);
   if (request.kind === 'read') onReadResponse(d, requestId, request, outcome);
   else if (request.kind === 'subscribe') onSubscribeResponse(d, request, outcome);
   else onUnsubscribeResponse(d, request, outcome);
@@ -201,8 +198,8 @@ function onReadResponse(d: Draft, requestId: number, request: InflightRequest, o
     });
     return;
   }
-  const tracking = d.readTracking(request.uri);
-  d.putReadTracking(request.uri, tracking.inFlight - 1, tracking.dirty);
+  const tracking = d.uriState(request.uri);
+  d.setReads(request.uri, tracking.inFlight - 1, tracking.dirty);
   const read = interpretRead(outcome, request.uri, d.config.contentCharsMax);
   if (read.type === 'content') acceptResourceVersion(d, requestId, request, read.text, read.mimeType);
   else if (read.type === 'not-found') acceptNotFound(d, requestId, request);
@@ -212,9 +209,9 @@ function onReadResponse(d: Draft, requestId: number, request: InflightRequest, o
 
 /** After a read settles: one coalesced follow-up read if dirty, otherwise back to ACTIVE when idle. */
 function settleReads(d: Draft, uri: string): void {
-  const { inFlight, dirty } = d.readTracking(uri);
+  const { inFlight, dirty } = d.uriState(uri);
   const state = d.subscription(uri)!.state;
-  if (inFlight === 0) d.disarmTimer(timerKey('hedge', uri));
+  if (inFlight === 0) d.disarmTimer('hedge', uri);
   if (state === 'VERSION_ACCEPTED') {
     if (inFlight > 0) move(d, uri, 'reads_outstanding');
     else if (dirty) issueRead(d, uri, 'notification');
@@ -238,7 +235,7 @@ function onSubscribeResponse(d: Draft, request: InflightRequest, outcome: Respon
       d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'resources/subscribe result must be an object' } });
     }
     move(d, request.uri, 'subscribe_failed');
-    d.armTimer(timerKey('resubscribe', request.uri), d.nowMs + d.config.subscribeRetryMs);
+    d.armTimer('resubscribe', request.uri, d.nowMs + d.config.subscribeRetryMs);
     return;
   }
   move(d, request.uri, 'subscribe_acked');
@@ -279,20 +276,20 @@ function onNotification(d: Draft, sessionGeneration: number, method: unknown, pa
     d.emit({ type: 'AuditWritten', kind: 'UNSUBSCRIBED_NOTIFICATION', uri, requestId: 0, detail: `no open subscription (${sub?.state ?? 'none'})` });
     return;
   }
-  const tracking = d.readTracking(uri);
+  const tracking = d.uriState(uri);
   switch (sub.state) {
     case 'ACTIVE':
       openDebounce(d, uri, tracking.inFlight);
       break;
     case 'READ_PENDING':
       if (!tracking.dirty) {
-        d.putReadTracking(uri, tracking.inFlight, true);
-        d.armTimer(timerKey('hedge', uri), d.nowMs + d.config.readHedgeMs);
+        d.setReads(uri, tracking.inFlight, true);
+        d.armTimer('hedge', uri, d.nowMs + d.config.readHedgeMs);
       }
       break;
     case 'TOMBSTONE_PENDING':
       if (tracking.inFlight > 0) {
-        if (!tracking.dirty) d.putReadTracking(uri, tracking.inFlight, true);
+        if (!tracking.dirty) d.setReads(uri, tracking.inFlight, true);
       } else {
         openDebounce(d, uri, tracking.inFlight);
       }
@@ -300,7 +297,7 @@ function onNotification(d: Draft, sessionGeneration: number, method: unknown, pa
     case 'UPDATE_SEEN': {
       // Already coalescing: extend the window (duplicates arrive spread out), up to debounceMsMax.
       const deadlineMs = Math.min(d.nowMs + d.config.debounceMs, tracking.pulseAtMs + d.config.debounceMsMax);
-      if (deadlineMs > (d.timerDeadline(timerKey('debounce', uri)) ?? 0)) d.armTimer(timerKey('debounce', uri), deadlineMs);
+      if (deadlineMs > d.timerDeadline('debounce', uri)) d.armTimer('debounce', uri, deadlineMs);
       break;
     }
     default:
@@ -311,17 +308,16 @@ function onNotification(d: Draft, sessionGeneration: number, method: unknown, pa
 
 function openDebounce(d: Draft, uri: string, inFlight: number): void {
   move(d, uri, 'update_seen');
-  d.putReadTracking(uri, inFlight, false, d.nowMs);
-  d.armTimer(timerKey('debounce', uri), d.nowMs + d.config.debounceMs);
+  d.setReads(uri, inFlight, false, d.nowMs);
+  d.armTimer('debounce', uri, d.nowMs + d.config.debounceMs);
 }
 
 // -- timers ------------------------------------------------------------------------------------
 
 function onTimer(d: Draft, key: string, deadlineMs: number): void {
-  if (d.timerDeadline(key) !== deadlineMs) return; // stale firing: a no-op
-  d.disarmTimer(key);
   const timer = parseTimerKey(key);
-  if (timer === null) return;
+  if (timer === null || d.timerDeadline(timer.kind, timer.uri) !== deadlineMs) return; // stale firing: a no-op
+  d.disarmTimer(timer.kind, timer.uri);
   const sub = d.subscription(timer.uri);
   if (sub === undefined) return;
   const uri = timer.uri;
@@ -331,13 +327,13 @@ function onTimer(d: Draft, key: string, deadlineMs: number): void {
       break;
     case 'hedge':
       // The read in flight is slow and updates are pending: one more read; the fence keeps the newest.
-      if (sub.state === 'READ_PENDING' && d.readTracking(uri).dirty) issueRead(d, uri, 'notification');
+      if (sub.state === 'READ_PENDING' && d.uriState(uri).dirty) issueRead(d, uri, 'notification');
       break;
     case 'reconcile':
       if (!isOpen(sub.state) || !d.v.connected) return;
       if (sub.state === 'ACTIVE') {
         issueRead(d, uri, d.v.capabilities !== null && !d.v.capabilities.subscribe ? 'poll' : 'reconcile');
-      } else if (sub.state === 'TOMBSTONE_PENDING' && d.readTracking(uri).inFlight === 0) {
+      } else if (sub.state === 'TOMBSTONE_PENDING' && d.uriState(uri).inFlight === 0) {
         issueRead(d, uri, 'tombstone-check');
       }
       armReconcile(d, uri);

@@ -33,6 +33,7 @@ export interface Ledger {
 export type InflightKind = 'read' | 'subscribe' | 'unsubscribe';
 
 export interface InflightRequest {
+  requestId: number;
   kind: InflightKind;
   uri: string;
   sessionGeneration: number;
@@ -42,24 +43,28 @@ export interface InflightRequest {
   sentAtMs: number;
 }
 
-export interface ReadTracking {
+export const timerKinds = ['debounce', 'hedge', 'reconcile', 'unsubscribe', 'resubscribe'] as const;
+export type TimerKind = (typeof timerKinds)[number];
+
+/** Volatile state of one URI: requests in flight, read coalescing, armed timers (-1 = not armed). */
+export interface UriVolatile {
+  requests: InflightRequest[];
   /** Reads of the current subscription generation still in flight. */
   inFlight: number;
   /** An `updated` pulse arrived while a read was in flight: one follow-up read when it settles. */
   dirty: boolean;
   /** When the current debounce window opened (UPDATE_SEEN), or -1. */
   pulseAtMs: number;
+  /** Deadlines by timer kind, in `timerKinds` order. A TimerFired whose deadline differs is stale. */
+  deadlines: number[];
 }
 
 export interface Volatile {
   connected: boolean;
   sessionGeneration: number;
   capabilities: ServerCapabilities | null;
-  /** Request id (decimal string) -> what it was for. */
-  inflight: Record<string, InflightRequest>;
-  reads: Record<string, ReadTracking>;
-  /** Timer key (`kind:uri`) -> armed deadline. A TimerFired whose deadline differs is stale. */
-  timers: Record<string, number>;
+  /** Canonical URI -> its volatile state. Entries are replaced, never deleted (keeps objects fast). */
+  uris: Record<string, UriVolatile>;
 }
 
 export interface CoreState {
@@ -82,8 +87,16 @@ export function emptyLedger(): Ledger {
 }
 
 export function emptyVolatile(): Volatile {
-  return { connected: false, sessionGeneration: 0, capabilities: null, inflight: {}, reads: {}, timers: {} };
+  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {} };
 }
+
+const idleUri: UriVolatile = Object.freeze({
+  requests: Object.freeze([]) as unknown as InflightRequest[],
+  inFlight: 0,
+  dirty: false,
+  pulseAtMs: -1,
+  deadlines: Object.freeze([-1, -1, -1, -1, -1]) as unknown as number[],
+});
 
 export function initialState(config: ClientConfig): CoreState {
   return { config, ledger: emptyLedger(), volatile: emptyVolatile() };
@@ -121,9 +134,9 @@ export class Draft {
   private volatileOwned = false;
   private subscriptionsOwned = false;
   private versionsOwned = false;
-  private inflightOwned = false;
-  private readsOwned = false;
-  private timersOwned = false;
+  private urisOwned = false;
+  /** Per-URI volatile records already copied in this step. */
+  private ownedUris: UriVolatile[] = [];
   /** Subscription records already copied in this step. */
   private ownedSubscriptions: ResourceSubscriptionRecord[] = [];
 
@@ -230,64 +243,84 @@ export class Draft {
     return this.volatile;
   }
 
+  /** Read-only volatile state of a URI (an idle value when there is none). */
+  uriState(uri: string): Readonly<UriVolatile> {
+    return this.volatile.uris[uri] ?? idleUri;
+  }
+
+  /** A copy of the URI's volatile state that this step may change (copied once per step). */
+  private mutableUri(uri: string): UriVolatile {
+    const current = this.volatile.uris[uri] ?? idleUri;
+    if (this.ownedUris.includes(current)) return current;
+    const volatile = this.mutableVolatile();
+    if (!this.urisOwned) {
+      volatile.uris = { ...volatile.uris };
+      this.urisOwned = true;
+    }
+    const copy: UriVolatile = {
+      requests: current.requests,
+      inFlight: current.inFlight,
+      dirty: current.dirty,
+      pulseAtMs: current.pulseAtMs,
+      deadlines: current.deadlines,
+    };
+    volatile.uris[uri] = copy;
+    this.ownedUris.push(copy);
+    return copy;
+  }
+
+  /** The in-flight request with this id, searched across URIs (few URIs, few requests each). */
   inflight(requestId: number): InflightRequest | undefined {
-    return this.volatile.inflight[requestId];
-  }
-
-  putInflight(requestId: number, request: InflightRequest | undefined): void {
-    const volatile = this.mutableVolatile();
-    if (!this.inflightOwned) {
-      volatile.inflight = { ...volatile.inflight };
-      this.inflightOwned = true;
+    const uris = this.volatile.uris;
+    for (const uri in uris) {
+      const requests = uris[uri]!.requests;
+      for (let index = 0; index < requests.length; index++) {
+        if (requests[index]!.requestId === requestId) return requests[index];
+      }
     }
-    if (request === undefined) delete volatile.inflight[requestId];
-    else volatile.inflight[requestId] = request;
+    return undefined;
   }
 
-  clearInflight(): void {
-    this.mutableVolatile().inflight = {};
-    this.inflightOwned = true;
+  removeInflight(request: InflightRequest): void {
+    const state = this.mutableUri(request.uri);
+    state.requests = state.requests.filter((candidate) => candidate !== request);
   }
 
-  readTracking(uri: string): ReadTracking {
-    return this.volatile.reads[uri] ?? idleReads;
+  setReads(uri: string, inFlight: number, dirty: boolean, pulseAtMs = -1): void {
+    const current = this.uriState(uri);
+    if (current.inFlight === inFlight && current.dirty === dirty && current.pulseAtMs === pulseAtMs) return;
+    const state = this.mutableUri(uri);
+    state.inFlight = inFlight;
+    state.dirty = dirty;
+    state.pulseAtMs = pulseAtMs;
   }
 
-  putReadTracking(uri: string, inFlight: number, dirty: boolean, pulseAtMs = -1): void {
-    const volatile = this.mutableVolatile();
-    if (!this.readsOwned) {
-      volatile.reads = { ...volatile.reads };
-      this.readsOwned = true;
-    }
-    if (inFlight === 0 && !dirty && pulseAtMs < 0) delete volatile.reads[uri];
-    else volatile.reads[uri] = { inFlight, dirty, pulseAtMs };
+  /** The session ended: nothing in flight will be matched again and every timer is void. */
+  forgetSession(): void {
+    this.mutableVolatile().uris = {};
+    this.urisOwned = true;
+    this.ownedUris.length = 0;
   }
 
-  clearReadTracking(): void {
-    this.mutableVolatile().reads = {};
-    this.readsOwned = true;
+  timerDeadline(kind: TimerKind, uri: string): number {
+    return this.uriState(uri).deadlines[timerKinds.indexOf(kind)]!;
   }
 
-  timerDeadline(key: string): number | undefined {
-    return this.volatile.timers[key];
+  armTimer(kind: TimerKind, uri: string, deadlineMs: number): void {
+    this.setDeadline(uri, timerKinds.indexOf(kind), deadlineMs);
+    this.emit({ type: 'TimerArmed', timerKey: kind + ':' + uri, deadlineMs });
   }
 
-  armTimer(key: string, deadlineMs: number): void {
-    this.mutableTimers()[key] = deadlineMs;
-    this.emit({ type: 'TimerArmed', timerKey: key, deadlineMs });
+  disarmTimer(kind: TimerKind, uri: string): void {
+    const index = timerKinds.indexOf(kind);
+    if (this.uriState(uri).deadlines[index] !== -1) this.setDeadline(uri, index, -1);
   }
 
-  disarmTimer(key: string): void {
-    if (this.volatile.timers[key] !== undefined) delete this.mutableTimers()[key];
-  }
-
-  private mutableTimers(): Record<string, number> {
-    const volatile = this.mutableVolatile();
-    if (!this.timersOwned) {
-      volatile.timers = { ...volatile.timers };
-      this.timersOwned = true;
-    }
-    return volatile.timers;
+  private setDeadline(uri: string, index: number, deadlineMs: number): void {
+    const state = this.mutableUri(uri);
+    const deadlines = state.deadlines.slice();
+    deadlines[index] = deadlineMs;
+    state.deadlines = deadlines;
   }
 
   sendRequest(
@@ -300,15 +333,11 @@ export class Draft {
   ): number {
     const requestId = this.allocateRequestId();
     const sessionGeneration = this.volatile.sessionGeneration;
-    this.putInflight(requestId, {
-      kind,
-      uri,
-      sessionGeneration,
-      subscriptionGeneration,
-      readOrdinal,
-      reason,
-      sentAtMs: this.nowMs,
-    });
+    const state = this.mutableUri(uri);
+    state.requests = [
+      ...state.requests,
+      { requestId, kind, uri, sessionGeneration, subscriptionGeneration, readOrdinal, reason, sentAtMs: this.nowMs },
+    ];
     if (reason === null) {
       this.emit({ type: 'RequestSent', requestId, sessionGeneration, method, uri });
     } else {
@@ -318,20 +347,10 @@ export class Draft {
   }
 }
 
-const idleReads: ReadTracking = Object.freeze({ inFlight: 0, dirty: false, pulseAtMs: -1 });
-
-export function timerKey(kind: TimerKind, uri: string): string {
-  return kind + ':' + uri;
-}
-
-export type TimerKind = 'debounce' | 'hedge' | 'reconcile' | 'unsubscribe' | 'resubscribe';
-
 export function parseTimerKey(key: string): { kind: TimerKind; uri: string } | null {
   const colon = key.indexOf(':');
   if (colon < 0) return null;
-  const kind = key.slice(0, colon);
-  if (kind !== 'debounce' && kind !== 'hedge' && kind !== 'reconcile' && kind !== 'unsubscribe' && kind !== 'resubscribe') {
-    return null;
-  }
+  const kind = key.slice(0, colon) as TimerKind;
+  if (!timerKinds.includes(kind)) return null;
   return { kind, uri: key.slice(colon + 1) };
 }

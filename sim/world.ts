@@ -50,6 +50,8 @@ interface ResponseMessage {
   requestId: number;
   outcome: ResponseOutcome;
   requestSentAtMs: number;
+  /** The session the request was sent on (ground truth, not the client's claim). */
+  requestSession: number;
   resource: number;
   version: number;
   exists: boolean;
@@ -143,7 +145,16 @@ class World {
   private clientState: unknown;
   /** Per resource: the workload wants it subscribed. */
   private readonly wanted: Uint8Array;
-  private readonly requestTruth = new Map<number, { session: number; sentAtMs: number }>();
+  private readonly truth: StepTruth = {
+    timeMs: 0,
+    cause: 0,
+    currentSession: 0,
+    requestSession: -1,
+    requestSentAtMs: -1,
+    servedResource: -1,
+    servedVersion: 0,
+    servedExists: true,
+  };
 
   constructor(
     private readonly seed: number,
@@ -265,16 +276,15 @@ class World {
     if (timeline !== null) timeline.input(this.nowMs, input, response, this.sessionGeneration);
     const result = this.client.step(this.clientState, input);
     this.clientState = result.state;
-    const truth: StepTruth = {
-      timeMs: this.nowMs,
-      cause,
-      currentSession: this.sessionGeneration,
-      requestSession: response === null ? -1 : this.requestTruth.get(response.requestId)?.session ?? -1,
-      requestSentAtMs: response === null ? -1 : response.requestSentAtMs,
-      servedResource: response === null ? -1 : response.resource,
-      servedVersion: response === null ? 0 : response.version,
-      servedExists: response === null ? true : response.exists,
-    };
+    const truth = this.truth; // one reused record: the oracle reads it during judge() only
+    truth.timeMs = this.nowMs;
+    truth.cause = cause;
+    truth.currentSession = this.sessionGeneration;
+    truth.requestSession = response === null ? -1 : response.requestSession;
+    truth.requestSentAtMs = response === null ? -1 : response.requestSentAtMs;
+    truth.servedResource = response === null ? -1 : response.resource;
+    truth.servedVersion = response === null ? 0 : response.version;
+    truth.servedExists = response === null ? true : response.exists;
     const effects = result.effects;
     this.oracle.judge(effects, truth);
     this.traceHash = mix(this.traceHash, effects.length);
@@ -301,7 +311,6 @@ class World {
   private sendToServer(requestId: number, method: string, uri: string, cause: number): void {
     const session = this.session;
     if (session === null || !session.alive) return; // no connection: the send fails
-    this.requestTruth.set(requestId, { session: session.generation, sentAtMs: this.nowMs });
     const arrival = Math.max(this.nowMs + this.latency(), session.clientToServerLastMs);
     session.clientToServerLastMs = arrival;
     const request: RequestMessage = { requestId, method, uri, sentAtMs: this.nowMs };
@@ -386,6 +395,7 @@ class World {
       requestId: request.requestId,
       outcome,
       requestSentAtMs: request.sentAtMs,
+      requestSession: session.generation,
       resource,
       version,
       exists,
