@@ -133,7 +133,7 @@ export function acceptResourceVersion(
     subscriptionGeneration: sub.subscriptionGeneration,
     sessionGeneration: request.sessionGeneration,
   });
-  d.emit({ type: 'OutboxEntryWritten', uri: request.uri, sequence: d.allocateOutboxSequence(), operation: 'upsert', digest });
+  d.emit({ type: 'OutboxEntryWritten', uri: request.uri, sequence: d.allocateOutboxSequence(), operation: 'upsert', digest, derivedEntries: [], supersedes: [] });
   move(d, request.uri, 'read_accepted');
   return true;
 }

@@ -31,7 +31,14 @@ export type ResponseOutcome =
 // Inputs
 
 export type WorkloadCommand =
-  | { type: 'SubscribeCommanded'; nowMs: number; jitter: number; uri: string }
+  | {
+      type: 'SubscribeCommanded';
+      nowMs: number;
+      jitter: number;
+      uri: string;
+      /** The authorization principal whose credentials read this resource (default 'default'). */
+      subject?: string;
+    }
   | { type: 'UnsubscribeCommanded'; nowMs: number; jitter: number; uri: string }
   | { type: 'DiscoverCommanded'; nowMs: number; jitter: number }
   | { type: 'ServeCommanded'; nowMs: number; jitter: number; uri: string; subject: string }
@@ -74,7 +81,26 @@ export type ClientInputType = ClientInput['type'];
 // ---------------------------------------------------------------------------------------------
 // Effects
 
-export type ReadReason = 'initial' | 'notification' | 'reconcile' | 'tombstone-check' | 'poll' | 'reappeared';
+export type ReadReason =
+  | 'initial'
+  | 'notification'
+  | 'reconcile'
+  | 'tombstone-check'
+  | 'poll'
+  | 'reappeared'
+  | 'authorization';
+
+export type CatalogStatus = 'SNAPSHOT_PROVEN' | 'SNAPSHOT_UNPROVEN';
+
+export type ScanAbandonReason =
+  | 'CURSOR_CYCLE'
+  | 'CURSOR_INVALID'
+  | 'EMPTY_CURSOR'
+  | 'MALFORMED_PAGE'
+  | 'DUPLICATE_URI'
+  | 'PAGE_LIMIT'
+  | 'LIST_ERROR'
+  | 'SESSION_LOST';
 
 export type AuditKind =
   | 'STALE_AFTER_CLOSE'
@@ -92,6 +118,7 @@ export type RejectionKind =
   | 'UnknownNotification'
   | 'ContentUriMismatch'
   | 'ContentTooLarge'
+  | 'MalformedListPage'
   | 'IllegalTransition';
 
 export interface Rejection {
@@ -109,6 +136,9 @@ export type ClientEffect =
       /** Reads only: why the read was issued and its ordinal. */
       reason?: ReadReason;
       readOrdinal?: number;
+      /** Reads: the principal whose credentials the read uses. */
+      subject?: string;
+      /** resources/list: the opaque cursor, sent back exactly as received (absent for the first page). */
       cursor?: string;
     }
   | { type: 'TimerArmed'; timerKey: string; deadlineMs: number }
@@ -136,7 +166,36 @@ export type ClientEffect =
   | { type: 'AuditWritten'; kind: AuditKind; uri: string; requestId: number; detail: string }
   | { type: 'TombstonePending'; uri: string; readOrdinal: number }
   | { type: 'TombstoneConfirmed'; uri: string }
-  | { type: 'OutboxEntryWritten'; uri: string; sequence: number; operation: 'upsert' | 'delete'; digest: string }
+  | {
+      type: 'OutboxEntryWritten';
+      uri: string;
+      sequence: number;
+      operation: 'upsert' | 'delete' | 'invalidate';
+      digest: string;
+      /** Derived index entries this entry writes (upsert) or invalidates (delete, invalidate). */
+      derivedEntries: string[];
+      /** Upsert: derived entries of the previous version it supersedes (invalidated by this entry). */
+      supersedes: string[];
+    }
+  | { type: 'DerivedEntryWritten'; entryId: string; uri: string; digest: string; subject: string }
+  | {
+      type: 'CatalogPublished';
+      scanId: number;
+      status: CatalogStatus;
+      uris: string[];
+      digest: string;
+      measuredAtMs: number;
+      stalenessBoundMs: number;
+      nextReviewAtMs: number;
+    }
+  | { type: 'ScanStarted'; scanId: number; pass: 'A' | 'B' | 'SNAPSHOT' }
+  | { type: 'ScanAbandoned'; scanId: number; reason: ScanAbandonReason; detail: string }
+  | { type: 'CompletenessTaskDecided'; task: string; accepted: boolean; catalogStatus: CatalogStatus | 'NONE'; reason: string }
+  | { type: 'ContentServed'; uri: string; subject: string; digest: string }
+  | { type: 'ContentRefused'; uri: string; subject: string; reason: string }
+  | { type: 'RevocationLearned'; uri: string; subject: string; source: 'feed' | 'read' }
+  | { type: 'PurgeDone'; uri: string; subject: string; invalidatedEntries: number }
+  | { type: 'StalenessBoundPublished'; uri: string; boundMs: number; mode: 'subscription' | 'polling' }
   | { type: 'SubscriptionClosed'; uri: string; closeEpoch: number; closeOrdinal: number; outcome: 'ACKED' | 'SESSION_ENDED' }
   | { type: 'Transitioned'; uri: string; from: SubscriptionState; to: SubscriptionState; event: TransitionEvent }
   | { type: 'ProtocolRejected'; rejection: Rejection };
@@ -178,6 +237,17 @@ export interface ClientConfig {
   pollJitterMsMax: number;
   /** Responses whose content exceeds this many characters are rejected. */
   contentCharsMax: number;
+  /** Cached content is served only within this authorization lease; it is revalidated by a read. */
+  authorizationLeaseMs: number;
+  /** Derived index entries (chunks) written per accepted version. */
+  derivedEntriesPerVersion: number;
+  /** Discovery: pages per scan before it is abandoned, and reconciliation rounds before backing off. */
+  scanPagesMax: number;
+  reconcileRoundsMax: number;
+  /** A published catalog is reviewed (re-scanned) after this long; also its staleness bound. */
+  catalogReviewMs: number;
+  /** After list_changed outside a scan, wait this long before re-scanning (coalesces bursts). */
+  listChangedDebounceMs: number;
 }
 
 export const defaultClientConfig: ClientConfig = {
@@ -193,6 +263,12 @@ export const defaultClientConfig: ClientConfig = {
   pollIntervalMs: 5_000,
   pollJitterMsMax: 2_000,
   contentCharsMax: 1_048_576,
+  authorizationLeaseMs: 10_000,
+  derivedEntriesPerVersion: 2,
+  scanPagesMax: 256,
+  reconcileRoundsMax: 4,
+  catalogReviewMs: 30_000,
+  listChangedDebounceMs: 500,
 };
 
 /**

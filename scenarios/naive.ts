@@ -169,7 +169,7 @@ export function naiveClient(name: string, description: string, flags: NaiveFlags
           state.subscriptions[request.key] = { ...sub, lastAcceptedOrdinal: Math.max(sub.lastAcceptedOrdinal, request.readOrdinal) };
           const digest = contentDigest(outcome.text);
           effects.push({ type: 'VersionAccepted', uri: sub.uri, text: outcome.text, mimeType: outcome.mimeType, digest, readOrdinal: request.readOrdinal, watermarkBefore, subscriptionGeneration: 0, sessionGeneration: state.session });
-          effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'upsert', digest });
+          effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'upsert', digest, derivedEntries: [], supersedes: [] });
         } else if (outcome.type === 'not-found') {
           state.subscriptions[request.key] = { ...sub, lastAcceptedOrdinal: Math.max(sub.lastAcceptedOrdinal, request.readOrdinal) };
           effects.push({ type: 'TombstonePending', uri: sub.uri, readOrdinal: request.readOrdinal });

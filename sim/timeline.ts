@@ -108,5 +108,25 @@ export function describeEffect(effect: ClientEffect): string | null {
       return `REJECT ${effect.rejection.kind}: ${effect.rejection.detail}`;
     case 'TimerArmed':
       return null;
+    case 'DerivedEntryWritten':
+      return `derived entry ${effect.entryId} (${effect.subject})`;
+    case 'CatalogPublished':
+      return `CATALOG ${effect.status} scan ${effect.scanId}: ${effect.uris.length} URIs, staleness bound ${effect.stalenessBoundMs} ms`;
+    case 'ScanStarted':
+      return `scan ${effect.scanId} started (pass ${effect.pass})`;
+    case 'ScanAbandoned':
+      return `scan ${effect.scanId} ABANDONED ${effect.reason}: ${effect.detail}`;
+    case 'CompletenessTaskDecided':
+      return `completeness task ${effect.task} ${effect.accepted ? 'ACCEPTED' : 'REFUSED'} (catalog ${effect.catalogStatus}): ${effect.reason}`;
+    case 'ContentServed':
+      return `SERVE ${effect.uri} to ${effect.subject}`;
+    case 'ContentRefused':
+      return `REFUSE ${effect.uri} to ${effect.subject}: ${effect.reason}`;
+    case 'RevocationLearned':
+      return `REVOCATION learned (${effect.source}): ${effect.subject} lost ${effect.uri}`;
+    case 'PurgeDone':
+      return `PURGED ${effect.uri} for ${effect.subject}, ${effect.invalidatedEntries} derived entries invalidated`;
+    case 'StalenessBoundPublished':
+      return `staleness bound ${effect.uri}: ${effect.boundMs} ms (${effect.mode})`;
   }
 }
