@@ -128,12 +128,12 @@ export function parseInteger(option: string, text: string, minimum: number, comm
   const shown = JSON.stringify(text);
   const expected = minimum === 0 ? 'a non-negative integer' : 'a positive integer';
   const fail = (why: string): never => {
-    throw new UsageError(`--${option}: ${shown} ${why}; expected ${expected} (integers only, plain digits)`, command);
+    throw new UsageError(`--${option}: ${shown} ${why}; expected ${expected} (integers only, written as plain digits)`, command);
   };
   if (text.length === 0) fail('is empty');
   if (text.startsWith('-')) fail('is negative');
   if (/^[0-9]*\.[0-9]*$/.test(text) && text !== '.') fail('is not an integer');
-  if (/^[0-9.]+[eE][+-]?[0-9]+$/.test(text)) fail('uses exponent notation; write the digits out, e.g. 100000 rather than 1e5,');
+  if (/^[0-9.]+[eE][+-]?[0-9]+$/.test(text)) fail('uses exponent notation, which is not accepted');
   if (!/^[0-9]+$/.test(text)) fail('is not a number');
   const value = Number(text);
   if (value < minimum) fail(`is below the minimum ${minimum}`);

@@ -28,7 +28,7 @@ export function processIo(): Io {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     stderrIsTty: process.stderr.isTTY === true,
-    stderrColumns: process.stderr.columns ?? 80,
+    stderrColumns: process.stderr.columns || 80,
     nowMs: () => performance.now(),
     randomSeed: () => randomInt(0, SEED_MAX + 1),
     peakRssBytes: () => process.resourceUsage().maxRSS * 1024,

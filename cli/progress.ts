@@ -15,6 +15,8 @@ export interface Progress {
 
 const redrawEveryMs = 100;
 const barWidthMax = 30;
+/** Room kept for the text after the bar: percent, counts, label, rate and ETA. */
+const textColumnsReserved = 64;
 
 export function createProgress(io: Io, total: number, label: string): Progress {
   const startMs = io.nowMs();
@@ -52,8 +54,9 @@ function rateAndEta(done: number, total: number, elapsedMs: number): string {
 export function liveLine(label: string, done: number, total: number, elapsedMs: number, terminalColumns: number): string {
   const percent = Math.floor((done * 100) / total);
   const text = ` ${String(percent).padStart(3)}% ${grouped(done)}/${grouped(total)} ${label}  ${rateAndEta(done, total, elapsedMs)}`;
-  const barWidth = Math.min(barWidthMax, terminalColumns - text.length - 3);
-  if (barWidth < 5) return text.trimStart().slice(0, Math.max(0, terminalColumns - 1));
+  // The bar's width depends on the terminal only, so it does not jitter as the numbers grow.
+  const barWidth = Math.min(barWidthMax, terminalColumns - textColumnsReserved);
+  if (barWidth < 5) return text.trimStart().slice(0, Math.max(40, terminalColumns - 1));
   const filled = Math.floor((done * barWidth) / total);
   return `[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}]${text}`;
 }

@@ -11,6 +11,7 @@
  */
 import { contentDigest } from './digest.js';
 import { transition } from './transitions.js';
+import { isRevoked, renewLease, writeDeletion, writeLineage } from './authorization.js';
 import type { Draft, InflightRequest } from './state.js';
 import type { ReadReason, ResourceSubscriptionRecord, StaleReason, SubscriptionState, TransitionEvent } from './types.js';
 
@@ -49,10 +50,11 @@ export function issueRead(d: Draft, uri: string, reason: ReadReason): number | n
   if (current.state === 'DISCOVERED' || current.state === 'SUBSCRIBING' || current.state === 'RECONCILIATION_REQUIRED') {
     return null;
   }
+  if (isRevoked(d, current.subject, uri)) return null; // its subject lost access: reading is futile
   const sub = d.mutableSubscription(uri);
   sub.lastIssuedOrdinal += 1;
   const readOrdinal = sub.lastIssuedOrdinal;
-  const requestId = d.sendRequest('resources/read', uri, 'read', sub.subscriptionGeneration, readOrdinal, reason);
+  const requestId = d.sendRequest('resources/read', uri, 'read', sub.subscriptionGeneration, readOrdinal, reason, sub.subject);
   const tracking = d.uriState(uri);
   d.setReads(uri, tracking.inFlight + 1, false);
   move(d, uri, 'read_issued');
@@ -101,7 +103,9 @@ export function acceptResourceVersion(
 ): boolean {
   const current = d.subscription(request.uri);
   if (current === undefined) return false;
-  const verdict = fenceVerdict(current, request, d.v.sessionGeneration, d.v.connected);
+  const verdict: FenceVerdict = isRevoked(d, current.subject, request.uri)
+    ? { accepted: false, reason: 'REVOKED', watermark: current.lastAcceptedOrdinal }
+    : fenceVerdict(current, request, d.v.sessionGeneration, d.v.connected);
   if (!verdict.accepted) {
     writeStale(d, requestId, request, verdict);
     return false;
@@ -111,7 +115,7 @@ export function acceptResourceVersion(
   const watermarkBefore = sub.lastAcceptedOrdinal;
   sub.lastAcceptedOrdinal = request.readOrdinal;
   sub.lastAcceptedDigest = digest;
-  d.putVersion({
+  d.putVersion(request.uri, {
     schema: 'resourceVersion.v1',
     uri: request.uri,
     mimeType,
@@ -133,12 +137,17 @@ export function acceptResourceVersion(
     subscriptionGeneration: sub.subscriptionGeneration,
     sessionGeneration: request.sessionGeneration,
   });
-  d.emit({ type: 'OutboxEntryWritten', uri: request.uri, sequence: d.allocateOutboxSequence(), operation: 'upsert', digest, derivedEntries: [], supersedes: [] });
+  writeLineage(d, request.uri, sub.subject, digest);
+  renewLease(d, request.uri);
+  d.setConfirmAfter(request.uri, -1);
   move(d, request.uri, 'read_accepted');
   return true;
 }
 
-/** A not-found passes the same fence; it only makes the resource TOMBSTONE_PENDING (never deletes). */
+/**
+ * A not-found passes the same fence; it only makes the resource TOMBSTONE_PENDING. Deletion is confirmed
+ * only when a reconciled catalog lacked the URI and this not-found was read after that catalog.
+ */
 export function acceptNotFound(d: Draft, requestId: number, request: InflightRequest): boolean {
   const current = d.subscription(request.uri);
   if (current === undefined) return false;
@@ -151,7 +160,15 @@ export function acceptNotFound(d: Draft, requestId: number, request: InflightReq
   sub.lastAcceptedOrdinal = request.readOrdinal;
   d.emit({ type: 'TombstonePending', uri: request.uri, readOrdinal: request.readOrdinal });
   if (sub.state !== 'TOMBSTONE_PENDING') move(d, request.uri, 'not_found_accepted');
+  const confirmAfter = d.uriState(request.uri).confirmAfterOrdinal;
+  if (confirmAfter >= 0 && request.readOrdinal > confirmAfter) confirmTombstone(d, request.uri);
   return true;
+}
+
+export function confirmTombstone(d: Draft, uri: string): void {
+  d.setConfirmAfter(uri, -1);
+  d.emit({ type: 'TombstoneConfirmed', uri });
+  writeDeletion(d, uri);
 }
 
 /** CAS open -> UNSUBSCRIBING with the close fence frozen; no read is allocated afterwards. */

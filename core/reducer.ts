@@ -13,7 +13,9 @@ import {
   move,
   sendUnsubscribe,
 } from './fence.js';
+import { learnGrant, learnRevocation, permissionDeniedCode, serve } from './authorization.js';
 import { checkRequestId, checkUri, interpretNotification, interpretRead, isObject } from './protocol.js';
+import { abandonPass, decideCompletenessTask, onListChanged, onListPage, requestDiscovery } from './scan.js';
 import {
   Draft,
   emptyVolatile,
@@ -42,7 +44,7 @@ export function step(state: CoreState, input: ClientInput): StepResult<CoreState
       if (d.v.connected && input.sessionGeneration === d.v.sessionGeneration) sessionLost(d);
       break;
     case 'SubscribeCommanded':
-      onSubscribeCommanded(d, input.uri);
+      onSubscribeCommanded(d, input.uri, typeof input.subject === 'string' ? input.subject : 'default');
       break;
     case 'UnsubscribeCommanded':
       onUnsubscribeCommanded(d, input.uri);
@@ -57,10 +59,18 @@ export function step(state: CoreState, input: ClientInput): StepResult<CoreState
       onTimer(d, input.timerKey, input.deadlineMs);
       break;
     case 'DiscoverCommanded':
-    case 'ServeCommanded':
+      requestDiscovery(d);
+      break;
     case 'CompletenessTaskCommanded':
+      decideCompletenessTask(d, String(input.task));
+      break;
+    case 'ServeCommanded':
+      withUri(d, input.uri, 'serve command', (uri) => serve(d, uri, String(input.subject)));
+      break;
     case 'AuthorizationChanged':
-      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: `${input.type} is not handled by this core version` } });
+      withUri(d, input.uri, 'authorization feed', (uri) =>
+        input.allowed === false ? learnRevocation(d, uri, String(input.subject), 'feed') : learnGrant(d, uri, String(input.subject)),
+      );
       break;
     default:
       d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: `unknown input type ${String((input as { type: unknown }).type)}` } });
@@ -86,10 +96,12 @@ function onConnected(d: Draft, sessionGeneration: number, capabilities: ServerCa
     if (state === 'DISCOVERED') startSubscription(d, uri, 'subscribe_sent');
     else if (state === 'RECONCILIATION_REQUIRED') startSubscription(d, uri, 'resubscribe');
   }
+  if (d.l.discovery.wanted) requestDiscovery(d);
 }
 
 /** The session ended: the server forgot its subscriptions and nothing in flight will be matched again. */
 function sessionLost(d: Draft): void {
+  abandonPass(d, 'SESSION_LOST', 'the session ended; cursors are never reused across sessions');
   const volatile = d.mutableVolatile();
   volatile.connected = false;
   d.forgetSession();
@@ -111,12 +123,19 @@ function startSubscription(d: Draft, uri: string, event: 'subscribe_sent' | 'res
   sub.closeEpoch = null;
   if (!capabilities.subscribe) {
     move(d, uri, 'poll_started');
+    d.emit({ type: 'StalenessBoundPublished', uri, boundMs: stalenessBoundMs(d, true), mode: 'polling' });
     issueRead(d, uri, 'poll');
     armReconcile(d, uri);
     return;
   }
   move(d, uri, event);
   d.sendRequest('resources/subscribe', uri, 'subscribe', sub.subscriptionGeneration, 0, null);
+}
+
+/** Worst case between a change and the read that sees it, when every notification is lost. */
+function stalenessBoundMs(d: Draft, polling: boolean): number {
+  const period = polling ? d.config.pollIntervalMs + d.config.pollJitterMsMax : d.config.reconcileIntervalMs + d.config.reconcileJitterMsMax;
+  return period + d.config.readHedgeMs;
 }
 
 function armReconcile(d: Draft, uri: string): void {
@@ -128,7 +147,13 @@ function armReconcile(d: Draft, uri: string): void {
 
 // -- workload commands ---------------------------------------------------------------------------
 
-function onSubscribeCommanded(d: Draft, rawUri: string): void {
+function withUri(d: Draft, rawUri: unknown, where: string, body: (uri: string) => void): void {
+  const checked = checkUri(rawUri, where);
+  if (!checked.ok) d.emit({ type: 'ProtocolRejected', rejection: checked.rejection });
+  else body(checked.uri);
+}
+
+function onSubscribeCommanded(d: Draft, rawUri: string, subject: string): void {
   const checked = checkUri(rawUri, 'subscribe command');
   if (!checked.ok) {
     d.emit({ type: 'ProtocolRejected', rejection: checked.rejection });
@@ -139,7 +164,7 @@ function onSubscribeCommanded(d: Draft, rawUri: string): void {
   if (previous !== undefined && isOpen(previous.state)) return;
   d.putSubscription({
     schema: 'resourceSubscription.v1',
-    subject: 'default',
+    subject,
     serverId: 'server',
     uri,
     sessionGeneration: d.v.sessionGeneration,
@@ -183,7 +208,8 @@ function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, 
   d.removeInflight(request);
   if (request.kind === 'read') onReadResponse(d, requestId, request, outcome);
   else if (request.kind === 'subscribe') onSubscribeResponse(d, request, outcome);
-  else onUnsubscribeResponse(d, request, outcome);
+  else if (request.kind === 'unsubscribe') onUnsubscribeResponse(d, request, outcome);
+  else onListPage(d, outcome);
 }
 
 function onReadResponse(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
@@ -204,6 +230,7 @@ function onReadResponse(d: Draft, requestId: number, request: InflightRequest, o
   if (read.type === 'content') acceptResourceVersion(d, requestId, request, read.text, read.mimeType);
   else if (read.type === 'not-found') acceptNotFound(d, requestId, request);
   else if (read.type === 'rejected') d.emit({ type: 'ProtocolRejected', rejection: read.rejection });
+  else if (read.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
   settleReads(d, request.uri);
 }
 
@@ -239,6 +266,7 @@ function onSubscribeResponse(d: Draft, request: InflightRequest, outcome: Respon
     return;
   }
   move(d, request.uri, 'subscribe_acked');
+  d.emit({ type: 'StalenessBoundPublished', uri: request.uri, boundMs: stalenessBoundMs(d, false), mode: 'subscription' });
   issueRead(d, request.uri, 'initial');
   armReconcile(d, request.uri);
 }
@@ -269,7 +297,10 @@ function onNotification(d: Draft, sessionGeneration: number, method: unknown, pa
     });
     return;
   }
-  if (notification.type === 'list-changed') return;
+  if (notification.type === 'list-changed') {
+    onListChanged(d);
+    return;
+  }
   const uri = notification.uri;
   const sub = d.subscription(uri);
   if (sub === undefined || !isLive(sub.state)) {
@@ -318,6 +349,10 @@ function onTimer(d: Draft, key: string, deadlineMs: number): void {
   const timer = parseTimerKey(key);
   if (timer === null || d.timerDeadline(timer.kind, timer.uri) !== deadlineMs) return; // stale firing: a no-op
   d.disarmTimer(timer.kind, timer.uri);
+  if (timer.kind === 'discover') {
+    if (d.l.discovery.running === null) requestDiscovery(d);
+    return;
+  }
   const sub = d.subscription(timer.uri);
   if (sub === undefined) return;
   const uri = timer.uri;
@@ -347,6 +382,10 @@ function onTimer(d: Draft, key: string, deadlineMs: number): void {
     case 'resubscribe':
       if (sub.state === 'RECONCILIATION_REQUIRED' && d.v.connected) startSubscription(d, uri, 'resubscribe');
       break;
+    case 'lease':
+      // Revalidate the authorization lease with a read (a permission error there is a revocation).
+      if (sub.state === 'ACTIVE' && d.v.connected) issueRead(d, uri, 'authorization');
+      break;
   }
 }
 
@@ -371,7 +410,9 @@ export function recoverFromLedger(config: ClientConfig, ledger: Ledger): CoreSta
     else if (isLive(state) || state === 'VERSION_ACCEPTED') state = 'RECONCILIATION_REQUIRED';
     subscriptions[uri] = state === record.state ? record : { ...record, state };
   }
-  return { config, ledger: { ...ledger, subscriptions }, volatile: emptyVolatile() };
+  // A running discovery pass dies with the process: its cursors were volatile.
+  const discovery = { ...ledger.discovery, running: null, previous: null, rounds: 0 };
+  return { config, ledger: { ...ledger, subscriptions, discovery }, volatile: emptyVolatile() };
 }
 
 export const referenceClient: ClientUnderTest<CoreState> = {

@@ -5,6 +5,8 @@
  * `Draft` is the copy-on-write view a single `step` works on: each container and record is copied at most
  * once per step, the input state is never mutated, and `commit()` yields the next state.
  */
+import type { DerivedRecord } from './authorization.js';
+import { emptyDiscovery, type DiscoveryLedger } from './scan.js';
 import type {
   ClientConfig,
   ClientEffect,
@@ -26,11 +28,16 @@ export interface Ledger {
   outboxSequence: number;
   /** Canonical URI -> current subscription record (the latest generation for that URI). */
   subscriptions: Record<string, ResourceSubscriptionRecord>;
-  /** Canonical URI -> last accepted version. */
+  /** Canonical URI -> last accepted version (the cache; purged on revocation and confirmed deletion). */
   versions: Record<string, ResourceVersionRecord>;
+  /** Canonical URI -> the derived index entries built from its cached version (lineage). */
+  derived: Record<string, DerivedRecord>;
+  /** `subject uri` -> when the client learned that the subject lost access. */
+  revoked: Record<string, number>;
+  discovery: DiscoveryLedger;
 }
 
-export type InflightKind = 'read' | 'subscribe' | 'unsubscribe';
+export type InflightKind = 'read' | 'subscribe' | 'unsubscribe' | 'list';
 
 export interface InflightRequest {
   requestId: number;
@@ -43,7 +50,7 @@ export interface InflightRequest {
   sentAtMs: number;
 }
 
-export const timerKinds = ['debounce', 'hedge', 'reconcile', 'unsubscribe', 'resubscribe'] as const;
+export const timerKinds = ['debounce', 'hedge', 'reconcile', 'unsubscribe', 'resubscribe', 'lease', 'discover'] as const;
 export type TimerKind = (typeof timerKinds)[number];
 
 /** Volatile state of one URI: requests in flight, read coalescing, armed timers (-1 = not armed). */
@@ -57,6 +64,13 @@ export interface UriVolatile {
   pulseAtMs: number;
   /** Deadlines by timer kind, in `timerKinds` order. A TimerFired whose deadline differs is stale. */
   deadlines: number[];
+  /** Cached content may be served until this time (authorization lease), -1 when none. */
+  leaseUntilMs: number;
+  /**
+   * A reconciled catalog lacked this TOMBSTONE_PENDING URI: a not-found read with an ordinal above this
+   * confirms the deletion. -1 when no confirmation is pending.
+   */
+  confirmAfterOrdinal: number;
 }
 
 export interface Volatile {
@@ -65,6 +79,8 @@ export interface Volatile {
   capabilities: ServerCapabilities | null;
   /** Canonical URI -> its volatile state. Entries are replaced, never deleted (keeps objects fast). */
   uris: Record<string, UriVolatile>;
+  /** The opaque cursor of the running discovery pass: volatile only, never persisted. */
+  scanCursor: string | null;
 }
 
 export interface CoreState {
@@ -83,11 +99,14 @@ export function emptyLedger(): Ledger {
     outboxSequence: 0,
     subscriptions: {},
     versions: {},
+    derived: {},
+    revoked: {},
+    discovery: emptyDiscovery(),
   };
 }
 
 export function emptyVolatile(): Volatile {
-  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {} };
+  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null };
 }
 
 const idleUri: UriVolatile = Object.freeze({
@@ -95,7 +114,9 @@ const idleUri: UriVolatile = Object.freeze({
   inFlight: 0,
   dirty: false,
   pulseAtMs: -1,
-  deadlines: Object.freeze([-1, -1, -1, -1, -1]) as unknown as number[],
+  deadlines: Object.freeze([-1, -1, -1, -1, -1, -1, -1]) as unknown as number[],
+  leaseUntilMs: -1,
+  confirmAfterOrdinal: -1,
 });
 
 export function initialState(config: ClientConfig): CoreState {
@@ -135,6 +156,7 @@ export class Draft {
   private subscriptionsOwned = false;
   private versionsOwned = false;
   private urisOwned = false;
+  private discoveryOwned = false;
   /** Per-URI volatile records already copied in this step. */
   private ownedUris: UriVolatile[] = [];
   /** Subscription records already copied in this step. */
@@ -198,13 +220,39 @@ export class Draft {
     this.ownedSubscriptions.push(record);
   }
 
-  putVersion(record: ResourceVersionRecord): void {
+  putVersion(uri: string, record: ResourceVersionRecord | undefined): void {
     const ledger = this.mutableLedger();
     if (!this.versionsOwned) {
       ledger.versions = { ...ledger.versions };
       this.versionsOwned = true;
     }
-    ledger.versions[record.uri] = record;
+    if (record === undefined) delete ledger.versions[uri];
+    else ledger.versions[uri] = record;
+  }
+
+  putDerived(uri: string, record: DerivedRecord | undefined): void {
+    const ledger = this.mutableLedger();
+    const derived = { ...ledger.derived };
+    if (record === undefined) delete derived[uri];
+    else derived[uri] = record;
+    ledger.derived = derived;
+  }
+
+  putRevoked(key: string, atMs: number | undefined): void {
+    const ledger = this.mutableLedger();
+    const revoked = { ...ledger.revoked };
+    if (atMs === undefined) delete revoked[key];
+    else revoked[key] = atMs;
+    ledger.revoked = revoked;
+  }
+
+  mutableDiscovery(): DiscoveryLedger {
+    const ledger = this.mutableLedger();
+    if (!this.discoveryOwned) {
+      ledger.discovery = { ...ledger.discovery };
+      this.discoveryOwned = true;
+    }
+    return ledger.discovery;
   }
 
   allocateRequestId(): number {
@@ -263,6 +311,8 @@ export class Draft {
       dirty: current.dirty,
       pulseAtMs: current.pulseAtMs,
       deadlines: current.deadlines,
+      leaseUntilMs: current.leaseUntilMs,
+      confirmAfterOrdinal: current.confirmAfterOrdinal,
     };
     volatile.uris[uri] = copy;
     this.ownedUris.push(copy);
@@ -286,6 +336,30 @@ export class Draft {
     state.requests = state.requests.filter((candidate) => candidate !== request);
   }
 
+  setLease(uri: string, leaseUntilMs: number): void {
+    if (this.uriState(uri).leaseUntilMs !== leaseUntilMs) this.mutableUri(uri).leaseUntilMs = leaseUntilMs;
+  }
+
+  setConfirmAfter(uri: string, ordinal: number): void {
+    if (this.uriState(uri).confirmAfterOrdinal !== ordinal) this.mutableUri(uri).confirmAfterOrdinal = ordinal;
+  }
+
+  setScanCursor(cursor: string | null): void {
+    if (this.volatile.scanCursor !== cursor) this.mutableVolatile().scanCursor = cursor;
+  }
+
+  sendListRequest(cursor: string | null): void {
+    const requestId = this.allocateRequestId();
+    const sessionGeneration = this.volatile.sessionGeneration;
+    const state = this.mutableUri('');
+    state.requests = [
+      ...state.requests,
+      { requestId, kind: 'list', uri: '', sessionGeneration, subscriptionGeneration: 0, readOrdinal: 0, reason: null, sentAtMs: this.nowMs },
+    ];
+    if (cursor === null) this.emit({ type: 'RequestSent', requestId, sessionGeneration, method: 'resources/list', uri: '' });
+    else this.emit({ type: 'RequestSent', requestId, sessionGeneration, method: 'resources/list', uri: '', cursor });
+  }
+
   setReads(uri: string, inFlight: number, dirty: boolean, pulseAtMs = -1): void {
     const current = this.uriState(uri);
     if (current.inFlight === inFlight && current.dirty === dirty && current.pulseAtMs === pulseAtMs) return;
@@ -297,7 +371,9 @@ export class Draft {
 
   /** The session ended: nothing in flight will be matched again and every timer is void. */
   forgetSession(): void {
-    this.mutableVolatile().uris = {};
+    const volatile = this.mutableVolatile();
+    volatile.uris = {};
+    volatile.scanCursor = null;
     this.urisOwned = true;
     this.ownedUris.length = 0;
   }
@@ -330,6 +406,7 @@ export class Draft {
     subscriptionGeneration: number,
     readOrdinal: number,
     reason: ReadReason | null,
+    subject: string | null = null,
   ): number {
     const requestId = this.allocateRequestId();
     const sessionGeneration = this.volatile.sessionGeneration;
@@ -341,7 +418,7 @@ export class Draft {
     if (reason === null) {
       this.emit({ type: 'RequestSent', requestId, sessionGeneration, method, uri });
     } else {
-      this.emit({ type: 'RequestSent', requestId, sessionGeneration, method, uri, reason, readOrdinal });
+      this.emit({ type: 'RequestSent', requestId, sessionGeneration, method, uri, reason, readOrdinal, subject: subject ?? 'default' });
     }
     return requestId;
   }

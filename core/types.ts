@@ -109,7 +109,7 @@ export type AuditKind =
   | 'UNSUBSCRIBED_NOTIFICATION'
   | 'NOTIFICATION_IN_TRANSIENT_STATE';
 
-export type StaleReason = 'ORDINAL' | 'GENERATION' | 'SESSION';
+export type StaleReason = 'ORDINAL' | 'GENERATION' | 'SESSION' | 'REVOKED';
 
 export type RejectionKind =
   | 'InvalidUri'

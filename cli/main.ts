@@ -1,0 +1,78 @@
+/**
+ * The fencesim command line. `main` dispatches to one command and returns its exit code; it never calls
+ * process.exit, so bin/fencesim.js (and tests, through the optional Io) decide what to do with it.
+ * Exit codes: 0 success / gate passed, 1 gate failed / violation reproduced, 2 bad usage or input,
+ * 3 internal error.
+ */
+import { closest, UsageError, wantsHelp } from './args.js';
+import { benchCommand } from './commands/bench.js';
+import { gateCommand } from './commands/gate.js';
+import { listCommand } from './commands/list.js';
+import { replayCommandRun } from './commands/replay.js';
+import { processIo, type Io } from './io.js';
+import { commandNames, commandUsageText, isCommandName, usageText, type CommandName } from './usage.js';
+
+export const exitPassed = 0;
+export const exitFailed = 1;
+export const exitUsage = 2;
+export const exitInternal = 3;
+
+type Command = (argv: readonly string[], io: Io) => Promise<number>;
+
+const commands: Record<Exclude<CommandName, 'help'>, Command> = {
+  gate: gateCommand,
+  replay: replayCommandRun,
+  list: listCommand,
+  bench: benchCommand,
+};
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(error, io);
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(`fencesim: internal error: ${text}\n`);
+    return exitInternal;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr(usageText());
+    return exitUsage;
+  }
+  if (name === 'help' || name === '--help' || name === '-h') return help(rest, io);
+  if (!isCommandName(name)) throw new UsageError(unknownCommand(name), null);
+  if (wantsHelp(rest)) {
+    io.stdout(commandUsageText(name));
+    return exitPassed;
+  }
+  return commands[name as Exclude<CommandName, 'help'>](rest, io);
+}
+
+function help(rest: readonly string[], io: Io): number {
+  const [topic, extra] = rest;
+  if (extra !== undefined) throw new UsageError(`help takes at most one command name, got ${rest.length}`, 'help');
+  if (topic === undefined) {
+    io.stdout(usageText());
+    return exitPassed;
+  }
+  if (!isCommandName(topic)) throw new UsageError(unknownCommand(topic), null);
+  io.stdout(commandUsageText(topic));
+  return exitPassed;
+}
+
+function unknownCommand(name: string): string {
+  const guess = closest(name, commandNames);
+  const hint = guess === null ? '' : `; did you mean ${guess}?`;
+  return `unknown command ${JSON.stringify(name)}${hint} (commands: ${commandNames.join(', ')})`;
+}
+
+function usageFailure(error: UsageError, io: Io): number {
+  const where = error.command === null ? 'fencesim' : `fencesim ${error.command}`;
+  const hint = error.command === null ? 'fencesim help' : `fencesim help ${error.command}`;
+  io.stderr(`${where}: ${error.message}\nrun '${hint}' for usage\n`);
+  return exitUsage;
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport, serializeReport, type ReportTiming } from '../reports/json.js';
+import { findScenario } from '../scenarios/catalog.js';
+import { findClient } from '../scenarios/clients.js';
+import { coverageOf, runRange, verdictOf, type GateAccumulator, type RunSpec } from '../sim/gate.js';
+import { deriveSeed } from '../sim/prng.js';
+import type { ClientUnderTest } from '../core/types.js';
+import { chunkSize, InterleavingCrash, runGate } from './run-gate.js';
+
+const timing: ReportTiming = { wallMs: 0, interleavingsPerSecond: 0, eventsPerSecond: 0, peakRssBytes: 0 };
+
+function reportText(accumulator: GateAccumulator, scenarioName: string): string {
+  const scenario = findScenario(scenarioName)!;
+  return serializeReport(buildReport(accumulator, verdictOf(accumulator, scenario), coverageOf(accumulator), timing));
+}
+
+describe('run-gate: chunked runs', () => {
+  it('chunk sizes give about a hundred chunks, at least one interleaving and at most a thousand each', () => {
+    expect(chunkSize(1)).toBe(1);
+    expect(chunkSize(300)).toBe(3);
+    expect(chunkSize(100_000)).toBe(1_000);
+    expect(chunkSize(10_000_000)).toBe(1_000);
+  });
+
+  it('a chunked run reports exactly what one unsharded runRange reports, failures included', async () => {
+    const spec: RunSpec = { seed: 11, interleavings: 150, scenario: 'read-race', client: 'naive-overwrite', maxFailures: 7 };
+    const scenario = findScenario(spec.scenario)!;
+    const client = findClient(spec.client)!;
+    const progress: number[] = [];
+    const chunked = await runGate(spec, scenario, client, (done) => progress.push(done));
+    const whole = runRange(spec, scenario, client, 0, spec.interleavings);
+    expect(chunked.failures).toHaveLength(7);
+    expect(reportText(chunked, spec.scenario)).toBe(reportText(whole, spec.scenario));
+    expect(progress.at(-1)).toBe(150);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+  });
+});
+
+/** The reference client, except that it throws on the first step of interleavings whose first jitter is 0 mod 5. */
+function crashingClient(): ClientUnderTest<{ inner: unknown; first: boolean }> {
+  const reference = findClient('reference')!;
+  return {
+    name: 'crashing',
+    description: 'throws on some seeds',
+    init: (config) => ({ inner: reference.init(config), first: true }),
+    step: (state, input) => {
+      if (state.first && input.jitter % 5 === 0) throw new Error('boom');
+      const result = reference.step(state.inner, input);
+      return { state: { inner: result.state, first: false }, effects: result.effects };
+    },
+  };
+}
+
+describe('run-gate: a simulator crash', () => {
+  it('names the first interleaving that throws, with its seed', async () => {
+    const spec: RunSpec = { seed: 5, interleavings: 60, scenario: 'read-race', client: 'crashing', maxFailures: 1 };
+    const scenario = findScenario(spec.scenario)!;
+    const client = crashingClient();
+    const crash = await runGate(spec, scenario, client, () => {}).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(crash).toBeInstanceOf(InterleavingCrash);
+    const { index, seed } = crash as InterleavingCrash;
+    expect(seed).toBe(deriveSeed(spec.seed, index));
+    expect(() => runRange(spec, scenario, client, index, index + 1)).toThrow('boom');
+    expect(() => runRange(spec, scenario, client, 0, index)).not.toThrow();
+  });
+});

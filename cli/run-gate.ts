@@ -1,0 +1,74 @@
+/**
+ * Runs a gate on this thread in chunks of interleavings, merging one accumulator per chunk (disjoint
+ * ranges merge into exactly the unsharded result, see sim/gate.ts). Chunks give progress at a
+ * granularity the CLI controls and let the event loop breathe between them. When the simulator throws,
+ * the chunk is re-run one interleaving at a time to name the seed that crashes.
+ */
+import type { ClientUnderTest } from '../core/types.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import { GateAccumulator, runRange, type RunSpec } from '../sim/gate.js';
+import { deriveSeed } from '../sim/prng.js';
+
+/** The simulator threw inside one interleaving: a programmer error, reported with its seed. */
+export class InterleavingCrash extends Error {
+  constructor(
+    readonly index: number,
+    readonly seed: number,
+    readonly error: unknown,
+  ) {
+    super(`interleaving ${index} (seed ${seed}) threw: ${error instanceof Error ? error.message : String(error)}`);
+    this.name = 'InterleavingCrash';
+  }
+}
+
+const chunkCount = 100;
+const chunkSizeMax = 1_000;
+
+export function chunkSize(interleavings: number): number {
+  return Math.max(1, Math.min(chunkSizeMax, Math.ceil(interleavings / chunkCount)));
+}
+
+export async function runGate(
+  spec: RunSpec,
+  scenario: Scenario,
+  client: ClientUnderTest<any>,
+  onProgress: (done: number) => void,
+): Promise<GateAccumulator> {
+  const total = new GateAccumulator(spec);
+  const size = chunkSize(spec.interleavings);
+  for (let start = 0; start < spec.interleavings; start += size) {
+    const end = Math.min(spec.interleavings, start + size);
+    total.merge(runChunk(spec, scenario, client, start, end, onProgress));
+    onProgress(end);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return total;
+}
+
+function runChunk(
+  spec: RunSpec,
+  scenario: Scenario,
+  client: ClientUnderTest<any>,
+  start: number,
+  end: number,
+  onProgress: (done: number) => void,
+): GateAccumulator {
+  try {
+    return runRange(spec, scenario, client, start, end, (done) => onProgress(start + done));
+  } catch (error) {
+    throw locateCrash(spec, scenario, client, start, end, error);
+  }
+}
+
+function locateCrash(spec: RunSpec, scenario: Scenario, client: ClientUnderTest<any>, start: number, end: number, original: unknown): Error {
+  for (let index = start; index < end; index++) {
+    try {
+      runRange(spec, scenario, client, index, index + 1);
+    } catch (error) {
+      return new InterleavingCrash(index, deriveSeed(spec.seed, index), error);
+    }
+  }
+  // Not reproducible one by one: the simulator is not deterministic. Say so rather than guess a seed.
+  const message = original instanceof Error ? original.message : String(original);
+  return new Error(`interleavings ${start}..${end - 1} threw (${message}) but none threw when re-run alone: nondeterminism in the simulator`);
+}

@@ -1,0 +1,98 @@
+/**
+ * The gate summary printed after a run, rendered from the JSON report only (like every other report),
+ * so what a person reads and what CI archives cannot disagree.
+ */
+import type { Report } from '../reports/json.js';
+import { columns, duration, grouped, mebibytes } from './format.js';
+
+/** Failures shown in full on the terminal; report.json holds up to --max-failures. */
+export const failuresShown = 3;
+
+export function summaryLines(report: Report, reportPath: string): string[] {
+  return [
+    '',
+    ...headline(report),
+    ...safetySection(report),
+    ...livenessSection(report),
+    ...metricsSection(report),
+    ...sometimesSection(report),
+    ...coverageSection(report),
+    ...totalsSection(report),
+    ...failuresSection(report),
+    `report: ${reportPath}`,
+    timingLine(report),
+    `gate ${report.passed ? 'PASSED' : 'FAILED'}`,
+  ];
+}
+
+function headline(report: Report): string[] {
+  const spec = report.runSpec;
+  const first = `${report.passed ? 'PASSED' : 'FAILED'}: ${grouped(report.interleavings)} interleavings of ${spec.scenario} against ${spec.client}, seed ${spec.seed}`;
+  return [first, ...report.reasons.map((reason) => `  - ${reason}`)];
+}
+
+function safetySection(report: Report): string[] {
+  const rows = Object.entries(report.counters).map(([name, count]) => [name, grouped(count), count > 0 ? 'FAIL' : 'ok']);
+  return ['safety counters (each must be 0):', ...columns(rows)];
+}
+
+function livenessSection(report: Report): string[] {
+  const rows = Object.entries(report.liveness).map(([name, count]) => [name, grouped(count)]);
+  return ['liveness (interleavings with a change not reflected within 60 s):', ...columns(rows)];
+}
+
+function metricsSection(report: Report): string[] {
+  const rows = Object.entries(report.metrics).map(([name, metric]) => [
+    name,
+    String(metric.value),
+    `gate ${metric.threshold.comparator} ${metric.threshold.value}`,
+    metric.passed ? 'pass' : 'FAIL',
+    `(${grouped(metric.numerator)} / ${grouped(metric.denominator)})`,
+  ]);
+  return ['metrics:', ...columns(rows)];
+}
+
+function sometimesSection(report: Report): string[] {
+  const entries = Object.entries(report.sometimes);
+  const rows = entries.map(([name, entry]) => [name, grouped(entry.fired), entry.required ? (entry.fired > 0 ? 'required, fired' : 'required, NEVER FIRED') : '']);
+  const body = rows.length === 0 ? ['  (no fault fired and none is required)'] : columns(rows);
+  return ['sometimes (faults that fired):', ...body];
+}
+
+function coverageSection(report: Report): string[] {
+  const coverage = report.coverage;
+  const unreached = coverage.unreached.map((edge) => `  unreached: ${edge}`);
+  return [`transition coverage: ${coverage.hit}/${coverage.total} edges hit`, ...unreached];
+}
+
+function totalsSection(report: Report): string[] {
+  const totals = report.totals;
+  const rows = [
+    ['events', grouped(totals.events)],
+    ['client steps', grouped(totals.steps)],
+    ['reads', grouped(totals.reads)],
+    ['accepts', grouped(totals.accepts)],
+    ['stale receipts', grouped(totals.staleReceipts)],
+    ['audits', grouped(totals.audits)],
+    ['rejections', grouped(totals.rejections)],
+    ['virtual time', duration(totals.virtualMs)],
+  ];
+  return ['totals:', ...columns(rows)];
+}
+
+function failuresSection(report: Report): string[] {
+  const failures = report.failures;
+  if (failures.length === 0) return ['failures: none'];
+  const shown = failures.slice(0, failuresShown);
+  const lines = [`failures (first ${shown.length} of ${failures.length} recorded; all recorded ones are in report.json):`];
+  for (const failure of shown) {
+    lines.push(`  ${failure.replay}`);
+    lines.push(`    ${failure.invariant} at ${failure.timeMs} ms on ${failure.uri}: ${failure.detail}`);
+  }
+  return lines;
+}
+
+function timingLine(report: Report): string {
+  const timing = report.timing;
+  return `timing: ${duration(timing.wallMs)} wall, ${grouped(timing.interleavingsPerSecond)} interleavings/s, ${grouped(timing.eventsPerSecond)} events/s, peak RSS ${mebibytes(timing.peakRssBytes)}`;
+}

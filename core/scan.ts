@@ -1,0 +1,299 @@
+/**
+ * Discovery scans and catalog reconciliation (SPEC §3.6).
+ *
+ * Rules:
+ * - Cursors are opaque: sent back exactly as received, never parsed or modified, kept only in volatile
+ *   state (never persisted, never reused across sessions). The ledger keeps cursor digests, for cycle
+ *   detection: a cursor seen twice in one pass abandons the pass. An invalid-cursor error, an empty-string
+ *   cursor, a malformed page or a duplicate URI within a page abandon it too; reconciliation restarts.
+ * - With the snapshot-ID extension negotiated, a pass whose every page carries the same non-empty
+ *   snapshotId publishes SNAPSHOT_PROVEN. An ID that changes across pages, is missing on a page, or arrives
+ *   without negotiation is forged: that pass is treated as a standard one and is never proven.
+ * - Standard MCP: two consecutive complete passes (A, B) of one session with equal URI-set digests and no
+ *   list_changed during either may publish SNAPSHOT_UNPROVEN with measuredAt, a staleness bound and the next
+ *   review time. A single pass never publishes anything.
+ * - Completeness tasks accept only a SNAPSHOT_PROVEN catalog.
+ */
+import { contentDigest } from './digest.js';
+import { issueRead } from './fence.js';
+import { checkUri, isObject, typeName } from './protocol.js';
+import type { Draft } from './state.js';
+import type { CatalogStatus, ResponseOutcome, ScanAbandonReason } from './types.js';
+
+export interface DiscoveryScanRecord {
+  schema: 'resourceDiscoveryScan.v1';
+  scanId: number;
+  pass: 'A' | 'B' | 'SNAPSHOT';
+  sessionGeneration: number;
+  firstRequestMs: number;
+  /** Digests of the cursors this pass followed (never the cursors themselves). */
+  cursorDigests: string[];
+  /** Canonical URIs seen so far, in arrival order. */
+  uris: string[];
+  uriSetDigest: string | null;
+  /** list_changed notifications observed while this pass ran. */
+  notificationsObserved: number;
+  /** Distinct snapshot IDs seen on this pass's pages; `forged` once any rule is broken. */
+  snapshotIds: string[];
+  snapshotForged: boolean;
+  pages: number;
+  endMs: number | null;
+  status: 'RUNNING' | 'COMPLETE' | 'ABANDONED';
+}
+
+export interface CatalogRecord {
+  scanId: number;
+  status: CatalogStatus;
+  uris: string[];
+  digest: string;
+  measuredAtMs: number;
+  nextReviewAtMs: number;
+}
+
+export interface DiscoveryLedger {
+  nextScanId: number;
+  /** A discovery was asked for and has not yet published (or given up). */
+  wanted: boolean;
+  rounds: number;
+  running: DiscoveryScanRecord | null;
+  /** The last complete pass of the current attempt (A for the A/B comparison). */
+  previous: DiscoveryScanRecord | null;
+  catalog: CatalogRecord | null;
+}
+
+export function emptyDiscovery(): DiscoveryLedger {
+  return { nextScanId: 1, wanted: false, rounds: 0, running: null, previous: null, catalog: null };
+}
+
+/** The discovery timer is global; it lives under the empty URI key. */
+export const discoveryTimerUri = '';
+
+/** Asked to discover (workload, list_changed, periodic review): start a round unless one runs. */
+export function requestDiscovery(d: Draft): void {
+  const discovery = d.mutableDiscovery();
+  discovery.wanted = true;
+  discovery.rounds = 0;
+  if (discovery.running === null && d.v.connected) startPass(d);
+}
+
+export function startPass(d: Draft): void {
+  const discovery = d.mutableDiscovery();
+  if (discovery.rounds >= d.config.reconcileRoundsMax) {
+    // Give up for now; the review timer tries again later.
+    discovery.rounds = 0;
+    discovery.previous = null;
+    d.armTimer('discover', discoveryTimerUri, d.nowMs + d.config.catalogReviewMs);
+    return;
+  }
+  discovery.rounds += 1;
+  const scanId = discovery.nextScanId++;
+  const snapshot = d.v.capabilities?.snapshotId === true;
+  const pass = snapshot ? 'SNAPSHOT' : discovery.previous === null ? 'A' : 'B';
+  discovery.running = {
+    schema: 'resourceDiscoveryScan.v1',
+    scanId,
+    pass,
+    sessionGeneration: d.v.sessionGeneration,
+    firstRequestMs: d.nowMs,
+    cursorDigests: [],
+    uris: [],
+    uriSetDigest: null,
+    notificationsObserved: 0,
+    snapshotIds: [],
+    snapshotForged: false,
+    pages: 0,
+    endMs: null,
+    status: 'RUNNING',
+  };
+  d.emit({ type: 'ScanStarted', scanId, pass });
+  sendPage(d, null);
+}
+
+function sendPage(d: Draft, cursor: string | null): void {
+  d.setScanCursor(cursor);
+  d.sendListRequest(cursor);
+}
+
+export function abandonPass(d: Draft, reason: ScanAbandonReason, detail: string): void {
+  const discovery = d.mutableDiscovery();
+  const running = discovery.running;
+  if (running === null) return;
+  d.emit({ type: 'ScanAbandoned', scanId: running.scanId, reason, detail });
+  discovery.running = null;
+  discovery.previous = null;
+  d.setScanCursor(null);
+  if (reason === 'SESSION_LOST') return;
+  if (discovery.wanted && d.v.connected) startPass(d);
+}
+
+/** list_changed: a running pass is tainted; otherwise the catalog is stale: re-scan after a short delay. */
+export function onListChanged(d: Draft): void {
+  const discovery = d.mutableDiscovery();
+  if (discovery.running !== null) {
+    discovery.running = { ...discovery.running, notificationsObserved: discovery.running.notificationsObserved + 1 };
+    return;
+  }
+  discovery.previous = null;
+  const soonMs = d.nowMs + d.config.listChangedDebounceMs;
+  const armedMs = d.timerDeadline('discover', discoveryTimerUri);
+  if (armedMs < 0 || armedMs > soonMs) d.armTimer('discover', discoveryTimerUri, soonMs);
+}
+
+/** One `resources/list` page arrived for the running pass. */
+export function onListPage(d: Draft, outcome: ResponseOutcome): void {
+  const running = d.l.discovery.running;
+  if (running === null) return;
+  if (outcome.type === 'error') {
+    const invalidCursor = outcome.code === -32602;
+    abandonPass(d, invalidCursor ? 'CURSOR_INVALID' : 'LIST_ERROR', `resources/list error ${String(outcome.code)}`);
+    return;
+  }
+  const page = parsePage(outcome.result, running);
+  if (!page.ok) {
+    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedListPage', detail: page.detail } });
+    abandonPass(d, page.reason, page.detail);
+    return;
+  }
+  const next: DiscoveryScanRecord = {
+    ...running,
+    uris: running.uris.concat(page.uris),
+    pages: running.pages + 1,
+    snapshotIds: page.snapshotId !== null && !running.snapshotIds.includes(page.snapshotId) ? running.snapshotIds.concat(page.snapshotId) : running.snapshotIds,
+    snapshotForged: running.snapshotForged || isForged(d, running, page.snapshotId),
+  };
+  d.mutableDiscovery().running = next;
+  if (page.nextCursor === null) {
+    completePass(d, next);
+    return;
+  }
+  const cursorDigest = contentDigest(page.nextCursor);
+  if (next.cursorDigests.includes(cursorDigest)) {
+    abandonPass(d, 'CURSOR_CYCLE', `cursor repeated after ${next.pages} pages`);
+    return;
+  }
+  if (next.pages >= d.config.scanPagesMax) {
+    abandonPass(d, 'PAGE_LIMIT', `more than ${d.config.scanPagesMax} pages`);
+    return;
+  }
+  d.mutableDiscovery().running = { ...next, cursorDigests: next.cursorDigests.concat(cursorDigest) };
+  sendPage(d, page.nextCursor);
+}
+
+function isForged(d: Draft, running: DiscoveryScanRecord, snapshotId: string | null): boolean {
+  const negotiated = d.v.capabilities?.snapshotId === true;
+  if (!negotiated) return snapshotId !== null;
+  if (snapshotId === null) return true;
+  return running.snapshotIds.length > 0 && running.snapshotIds[0] !== snapshotId;
+}
+
+type ParsedPage =
+  | { ok: true; uris: string[]; nextCursor: string | null; snapshotId: string | null }
+  | { ok: false; reason: ScanAbandonReason; detail: string };
+
+function parsePage(result: unknown, running: DiscoveryScanRecord): ParsedPage {
+  if (!isObject(result)) return malformed(`resources/list result must be an object, got ${typeName(result)}`);
+  const resources = result.resources;
+  if (!Array.isArray(resources)) return malformed(`resources/list result.resources must be an array, got ${typeName(resources)}`);
+  const uris: string[] = [];
+  for (let index = 0; index < resources.length; index++) {
+    const item: unknown = resources[index];
+    if (!isObject(item)) return malformed(`resources[${index}] must be an object, got ${typeName(item)}`);
+    if (typeof item.name !== 'string') return malformed(`resources[${index}].name must be a string, got ${typeName(item.name)}`);
+    const uri = checkUri(item.uri, `resources[${index}].uri`);
+    if (!uri.ok) return malformed(uri.rejection.detail);
+    if (uris.includes(uri.uri)) return { ok: false, reason: 'DUPLICATE_URI', detail: `duplicate URI ${uri.uri} within one page` };
+    uris.push(uri.uri);
+  }
+  const cursor = result.nextCursor;
+  if (cursor !== undefined && typeof cursor !== 'string') return malformed(`nextCursor must be a string, got ${typeName(cursor)}`);
+  if (cursor === '') return { ok: false, reason: 'EMPTY_CURSOR', detail: `empty-string nextCursor after page ${running.pages + 1}` };
+  const snapshotId = result.snapshotId;
+  if (snapshotId !== undefined && (typeof snapshotId !== 'string' || snapshotId === '')) {
+    return malformed(`snapshotId must be a non-empty string, got ${typeName(snapshotId)}`);
+  }
+  return { ok: true, uris, nextCursor: cursor ?? null, snapshotId: snapshotId ?? null };
+}
+
+function malformed(detail: string): ParsedPage {
+  return { ok: false, reason: 'MALFORMED_PAGE', detail };
+}
+
+function completePass(d: Draft, pass: DiscoveryScanRecord): void {
+  const uris = [...new Set(pass.uris)].sort();
+  const complete: DiscoveryScanRecord = { ...pass, uris, uriSetDigest: contentDigest(uris.join('\n')), endMs: d.nowMs, status: 'COMPLETE' };
+  const discovery = d.mutableDiscovery();
+  discovery.running = null;
+  d.setScanCursor(null);
+  const proven = complete.pass === 'SNAPSHOT' && !complete.snapshotForged && complete.snapshotIds.length === 1;
+  if (proven) {
+    publish(d, complete, 'SNAPSHOT_PROVEN');
+    return;
+  }
+  const previous = discovery.previous;
+  const reconciled =
+    previous !== null &&
+    previous.sessionGeneration === complete.sessionGeneration &&
+    previous.uriSetDigest === complete.uriSetDigest &&
+    previous.notificationsObserved === 0 &&
+    complete.notificationsObserved === 0;
+  if (reconciled) {
+    publish(d, complete, 'SNAPSHOT_UNPROVEN');
+    return;
+  }
+  discovery.previous = complete;
+  startPass(d);
+}
+
+function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus): void {
+  const discovery = d.mutableDiscovery();
+  const nextReviewAtMs = d.nowMs + d.config.catalogReviewMs;
+  discovery.catalog = { scanId: pass.scanId, status, uris: pass.uris, digest: pass.uriSetDigest!, measuredAtMs: d.nowMs, nextReviewAtMs };
+  discovery.previous = null;
+  discovery.wanted = false;
+  discovery.rounds = 0;
+  d.emit({
+    type: 'CatalogPublished',
+    scanId: pass.scanId,
+    status,
+    uris: pass.uris,
+    digest: pass.uriSetDigest!,
+    measuredAtMs: d.nowMs,
+    stalenessBoundMs: d.config.catalogReviewMs,
+    nextReviewAtMs,
+  });
+  d.armTimer('discover', discoveryTimerUri, nextReviewAtMs);
+  reconcileTombstones(d, new Set(pass.uris));
+}
+
+/**
+ * A reconciled catalog settles TOMBSTONE_PENDING resources: one that is listed again is re-read; one that
+ * is absent is confirmed deleted once a not-found read issued after this catalog passes the fence.
+ */
+function reconcileTombstones(d: Draft, listed: ReadonlySet<string>): void {
+  for (const uri in d.l.subscriptions) {
+    const sub = d.l.subscriptions[uri]!;
+    if (sub.state !== 'TOMBSTONE_PENDING') continue;
+    const idle = d.uriState(uri).inFlight === 0;
+    if (listed.has(uri)) {
+      d.setConfirmAfter(uri, -1);
+      if (idle) issueRead(d, uri, 'reappeared');
+    } else {
+      d.setConfirmAfter(uri, sub.lastIssuedOrdinal);
+      if (idle) issueRead(d, uri, 'tombstone-check');
+    }
+  }
+}
+
+/** Completeness tasks (cleanup, revocation sweeps) need a proven snapshot. */
+export function decideCompletenessTask(d: Draft, task: string): void {
+  const catalog = d.l.discovery.catalog;
+  if (catalog === null) {
+    d.emit({ type: 'CompletenessTaskDecided', task, accepted: false, catalogStatus: 'NONE', reason: 'no catalog has been published' });
+  } else if (catalog.status !== 'SNAPSHOT_PROVEN') {
+    d.emit({ type: 'CompletenessTaskDecided', task, accepted: false, catalogStatus: catalog.status, reason: 'the catalog is SNAPSHOT_UNPROVEN: completeness needs a proven snapshot' });
+  } else if (d.nowMs >= catalog.nextReviewAtMs) {
+    d.emit({ type: 'CompletenessTaskDecided', task, accepted: false, catalogStatus: catalog.status, reason: 'the proven catalog is past its review time' });
+  } else {
+    d.emit({ type: 'CompletenessTaskDecided', task, accepted: true, catalogStatus: catalog.status, reason: `proven snapshot from scan ${catalog.scanId}` });
+  }
+}
