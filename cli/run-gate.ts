@@ -8,6 +8,7 @@ import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { GateAccumulator, runRange, type RunSpec } from '../sim/gate.js';
 import { deriveSeed } from '../sim/prng.js';
+import { runOnWorkers } from './pool.js';
 
 /** The simulator threw inside one interleaving: a programmer error, reported with its seed. */
 export class InterleavingCrash extends Error {
@@ -33,7 +34,13 @@ export async function runGate(
   scenario: Scenario,
   client: ClientUnderTest<any>,
   onProgress: (done: number) => void,
+  workers = 1,
 ): Promise<GateAccumulator> {
+  if (workers > 1 && spec.interleavings > chunkSize(spec.interleavings)) {
+    return runOnWorkers(spec, workers, chunkSize(spec.interleavings), onProgress, (start, end, error) =>
+      locateCrash(spec, scenario, client, start, end, error),
+    );
+  }
   const total = new GateAccumulator(spec);
   const size = chunkSize(spec.interleavings);
   for (let start = 0; start < spec.interleavings; start += size) {

@@ -3,6 +3,7 @@
  * was given), run the interleavings with progress on stderr, write DIR/report.json and print the summary.
  */
 import { mkdir } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import type { ClientUnderTest } from '../../core/types.js';
 import { buildReport, writeReport, type Report, type ReportTiming } from '../../reports/json.js';
 import { findScenario } from '../../scenarios/catalog.js';
@@ -24,6 +25,7 @@ export const gateOptions = {
   client: 'client',
   out: 'path',
   'max-failures': 'nonNegative',
+  workers: 'count',
 } as const;
 
 export const gateDefaults = {
@@ -40,6 +42,7 @@ interface GateSetup {
   client: ClientUnderTest<any>;
   outDir: string;
   seedChosen: boolean;
+  workers: number;
 }
 
 export async function gateCommand(argv: readonly string[], io: Io): Promise<number> {
@@ -66,7 +69,8 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     client: client.name,
     maxFailures: options['max-failures'] ?? gateDefaults.maxFailures,
   };
-  return { spec, scenario, client, outDir: options.out ?? gateDefaults.out, seedChosen: options.seed === undefined };
+  const workers = options.workers ?? defaultWorkers();
+  return { spec, scenario, client, outDir: options.out ?? gateDefaults.out, seedChosen: options.seed === undefined, workers };
 }
 
 export function reproduceGateCommand(spec: RunSpec): string {
@@ -83,6 +87,7 @@ function runSpecBlock(setup: GateSetup): string[] {
     ['client', spec.client],
     ['max failures', String(spec.maxFailures)],
     ['out', setup.outDir],
+    ['workers', `${setup.workers} (results do not depend on it)`],
   ];
   return ['fencesim gate: run spec', ...columns(rows), `reproduce this run: ${reproduceGateCommand(spec)}`];
 }
@@ -107,7 +112,7 @@ async function writeOrExplain(outDir: string, report: Report): Promise<string> {
 async function runWithProgress(setup: GateSetup, io: Io): Promise<GateAccumulator | null> {
   const progress = createProgress(io, setup.spec.interleavings, 'interleavings');
   try {
-    return await runGate(setup.spec, setup.scenario, setup.client, (done) => progress.update(done));
+    return await runGate(setup.spec, setup.scenario, setup.client, (done) => progress.update(done), setup.workers);
   } catch (error) {
     if (!(error instanceof InterleavingCrash)) throw error;
     io.stderr(crashText(setup, error));
@@ -139,6 +144,11 @@ function timingOf(accumulator: GateAccumulator, wallMs: number, io: Io): ReportT
     eventsPerSecond: Math.round(perSecond(accumulator.events, wallMs)),
     peakRssBytes: io.peakRssBytes(),
   };
+}
+
+/** One worker per core by default; the results are identical for any count. */
+function defaultWorkers(): number {
+  return Math.max(1, Math.min(8, availableParallelism()));
 }
 
 function messageOf(error: unknown): string {

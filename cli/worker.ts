@@ -1,0 +1,28 @@
+/**
+ * Worker thread for `fencesim gate --workers K`: runs the interleaving ranges it is sent and posts back
+ * each range's accumulator as plain data. Interleaving i always uses deriveSeed(rootSeed, i), so which
+ * worker runs which range cannot change any result.
+ */
+import { parentPort } from 'node:worker_threads';
+import { findScenario } from '../scenarios/catalog.js';
+import { findClient } from '../scenarios/clients.js';
+import { runRange, type RunSpec } from '../sim/gate.js';
+import { accumulatorData } from './accumulator-data.js';
+
+export interface RangeTask {
+  spec: RunSpec;
+  start: number;
+  end: number;
+}
+
+parentPort?.on('message', (task: RangeTask) => {
+  try {
+    const scenario = findScenario(task.spec.scenario);
+    const client = findClient(task.spec.client);
+    if (scenario === undefined || client === undefined) throw new Error(`unknown scenario or client in ${JSON.stringify(task.spec)}`);
+    const accumulator = runRange(task.spec, scenario, client, task.start, task.end);
+    parentPort!.postMessage({ ok: true, start: task.start, data: accumulatorData(accumulator) });
+  } catch (error) {
+    parentPort!.postMessage({ ok: false, start: task.start, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  }
+});
