@@ -1,0 +1,117 @@
+/**
+ * Types of the fenced cache's public API, and the content store (the ledger keeps digests only; accepted
+ * bodies live here, keyed by canonical URI).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Ledger } from '../../core/state.js';
+import type { ClientConfig, ClientEffect, ClientInput, ClientInputType, Rejection } from '../../core/types.js';
+import type { Clock } from './clock.js';
+import type { TransportErrorKind } from './sdk-outcomes.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An input without the `nowMs` and `jitter` the cache fills in. */
+export type CacheInput = DistributiveOmit<ClientInput, 'nowMs' | 'jitter'>;
+
+export const defaultRequestTimeoutMs = 60_000;
+export const defaultReconnectPolicy: ReconnectPolicy = { delayMs: 1_000, delayMsMax: 30_000 };
+
+export interface CachedContent {
+  digest: string;
+  text: string;
+  mimeType: string;
+}
+
+/** Where accepted bodies live (the ledger keeps digests only). Keys are canonical URIs. */
+export interface ContentStore {
+  get(uri: string): CachedContent | undefined;
+  set(uri: string, content: CachedContent): void;
+  delete(uri: string): void;
+}
+
+export class MemoryContentStore implements ContentStore {
+  private readonly entries = new Map<string, CachedContent>();
+  get(uri: string): CachedContent | undefined {
+    return this.entries.get(uri);
+  }
+  set(uri: string, content: CachedContent): void {
+    this.entries.set(uri, content);
+  }
+  delete(uri: string): void {
+    this.entries.delete(uri);
+  }
+  /** Plain data, for persistence next to the ledger. */
+  toJSON(): Record<string, CachedContent> {
+    return Object.fromEntries(this.entries);
+  }
+  static from(entries: Record<string, CachedContent>): MemoryContentStore {
+    const store = new MemoryContentStore();
+    for (const uri of Object.keys(entries)) store.set(uri, entries[uri]!);
+    return store;
+  }
+}
+
+export interface ReconnectPolicy {
+  /** First delay after an unexpected close; doubles per failed attempt up to delayMsMax, plus jitter. */
+  delayMs: number;
+  delayMsMax: number;
+}
+
+export interface FencedResourceCacheOptions {
+  /** Opens a new transport (a new process, socket, link) for each connection. */
+  connect: () => Promise<Transport>;
+  /** A fresh SDK Client per connection (default: `new Client({name: 'fencesim-cache', ...})`). */
+  createClient?: () => Client;
+  clock?: Clock;
+  /** uint32 jitter per core input (default: crypto random). Inject a seeded source for simulation. */
+  jitter?: () => number;
+  config?: Partial<ClientConfig>;
+  /** SDK request timeout (default 60 000 ms; clamped to 2^31-1). */
+  requestTimeoutMs?: number;
+  /** Passed to every SDK request; aborting it cancels them (a simulator's alternative to timeouts). */
+  requestSignal?: AbortSignal;
+  /** Start from a persisted durable ledger (`recoverFromLedger`): watermarks and close receipts hold. */
+  ledger?: Ledger;
+  contentStore?: ContentStore;
+  /** Reconnect after an unexpected close (default {delayMs: 1000, delayMsMax: 30000}); false: never. */
+  reconnect?: ReconnectPolicy | false;
+}
+
+export type GetResult =
+  | { served: true; uri: string; text: string; mimeType: string; digest: string }
+  | { served: false; reason: string };
+
+export interface EffectMeta {
+  atMs: number;
+  /** 'core': returned by `step`; 'adapter': observed by the adapter (an SDK-rejected result). */
+  source: 'core' | 'adapter';
+  /** The input whose step produced the effect (null for adapter effects). */
+  input: ClientInputType | null;
+}
+
+export type EffectListener = (effect: ClientEffect, meta: EffectMeta) => void;
+export type InputListener = (input: ClientInput) => void;
+
+export interface TransportErrorRecord {
+  atMs: number;
+  sessionGeneration: number;
+  /** From the client's onerror: a malformed message, a handler error, an unknown response id, ... */
+  kind: TransportErrorKind;
+  message: string;
+}
+
+export interface CacheDiagnostics {
+  transportErrors: TransportErrorRecord[];
+  transportErrorCount: number;
+  adapterRejections: Rejection[];
+  /** Notification methods outside notifications/resources/*, counted and ignored. */
+  ignoredNotifications: Record<string, number>;
+  /** SDK ConnectionClosed rejections of requests whose session had ended (not fed to the core). */
+  closedInFlight: number;
+  /** RequestSent effects for a session with no open connection (the core forgets them on Disconnected). */
+  requestsWithoutConnection: number;
+  connectFailures: Array<{ atMs: number; message: string }>;
+  listenerErrors: number;
+  /** Set when the core threw (a core bug): the cache stops and serves nothing. */
+  failure: string | null;
+}

@@ -1,0 +1,262 @@
+/**
+ * Time for the SDK adapter: a `Clock` the cache schedules its core timers through.
+ *
+ * - `systemClock` is real time. It is the only place in `adapters/` that reads the wall clock or calls
+ *   `setTimeout`.
+ * - `VirtualClock` is virtual time on one deterministic queue ordered by (deadline, sequence). Timers of
+ *   the cache, message deliveries of the virtual link and delays of the simulated server all go through
+ *   it, so one `advanceTo` drives the whole world. It fires the events of one instant in order, then lets
+ *   the promise microtasks they started run to completion (one `setImmediate` turn: Node drains every
+ *   microtask before the check phase) before the next instant. It never reads a clock.
+ */
+
+export type TimerHandle = number;
+
+export interface Clock {
+  /** Milliseconds: epoch time for `systemClock`, virtual time for `VirtualClock`. */
+  nowMs(): number;
+  /** Calls `fire` once at or after `deadlineMs` (a deadline in the past fires as soon as possible). */
+  setTimer(deadlineMs: number, fire: () => void): TimerHandle;
+  /** Cancels a timer that has not fired yet; unknown or fired handles are ignored. */
+  clearTimer(handle: TimerHandle): void;
+}
+
+/** Node clamps longer setTimeout delays to 1 ms; longer timers are re-armed in steps of this size. */
+export const SET_TIMEOUT_MS_MAX = 2_147_483_647;
+
+class SystemClock implements Clock {
+  private nextHandle = 1;
+  private readonly timers = new Map<TimerHandle, ReturnType<typeof setTimeout>>();
+
+  nowMs(): number {
+    return Date.now();
+  }
+
+  setTimer(deadlineMs: number, fire: () => void): TimerHandle {
+    const handle = this.nextHandle++;
+    this.arm(handle, deadlineMs, fire);
+    return handle;
+  }
+
+  clearTimer(handle: TimerHandle): void {
+    const timer = this.timers.get(handle);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.timers.delete(handle);
+  }
+
+  private arm(handle: TimerHandle, deadlineMs: number, fire: () => void): void {
+    const delayMs = Math.max(0, Math.min(SET_TIMEOUT_MS_MAX, deadlineMs - Date.now()));
+    const timer = setTimeout(() => {
+      if (Date.now() < deadlineMs) {
+        this.arm(handle, deadlineMs, fire);
+        return;
+      }
+      this.timers.delete(handle);
+      fire();
+    }, delayMs);
+    this.timers.set(handle, timer);
+  }
+}
+
+/** Real time (Date.now / setTimeout). */
+export const systemClock: Clock = new SystemClock();
+
+/** Lets every pending promise microtask run (one turn of the event loop's check phase). */
+export function drainMicrotasks(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+interface VirtualEvent {
+  timeMs: number;
+  sequence: number;
+  handle: TimerHandle;
+  fire: () => void;
+}
+
+export interface VirtualClockOptions {
+  /** Virtual time at construction (default 0). */
+  startMs?: number;
+  /** Bound on the events one `advanceTo`/`runUntilIdle`/`runUntil` call may run (default 1,000,000). */
+  eventsPerCallMax?: number;
+}
+
+/**
+ * Virtual time you advance by hand. Same calls in the same order give the same sequence of fired
+ * events: ties at one deadline fire in scheduling order.
+ */
+export class VirtualClock implements Clock {
+  private now: number;
+  private nextSequence = 0;
+  private nextHandle = 1;
+  private readonly heap: VirtualEvent[] = [];
+  /** Handles scheduled and neither fired nor cleared. */
+  private readonly live = new Set<TimerHandle>();
+  private readonly eventsPerCallMax: number;
+  /** Events fired since construction. */
+  eventsFired = 0;
+
+  constructor(options: VirtualClockOptions = {}) {
+    this.now = options.startMs ?? 0;
+    this.eventsPerCallMax = options.eventsPerCallMax ?? 1_000_000;
+  }
+
+  nowMs(): number {
+    return this.now;
+  }
+
+  setTimer(deadlineMs: number, fire: () => void): TimerHandle {
+    if (!Number.isFinite(deadlineMs)) throw new RangeError(`VirtualClock.setTimer: deadline must be finite, got ${deadlineMs}`);
+    const handle = this.nextHandle++;
+    this.live.add(handle);
+    this.push({ timeMs: Math.max(deadlineMs, this.now), sequence: this.nextSequence++, handle, fire });
+    return handle;
+  }
+
+  clearTimer(handle: TimerHandle): void {
+    this.live.delete(handle);
+  }
+
+  /** Schedules `fire` after `delayMs` of virtual time. */
+  schedule(delayMs: number, fire: () => void): TimerHandle {
+    return this.setTimer(this.now + Math.max(0, delayMs), fire);
+  }
+
+  /** A promise resolved after `delayMs` of virtual time (for simulated servers). */
+  sleep(delayMs: number): Promise<void> {
+    return new Promise((resolve) => this.schedule(delayMs, resolve));
+  }
+
+  /** Deadline of the next pending event, or Infinity. */
+  nextDeadlineMs(): number {
+    this.skipCancelled();
+    return this.heap.length === 0 ? Infinity : this.heap[0]!.timeMs;
+  }
+
+  /** Events scheduled and neither fired nor cleared. */
+  get pending(): number {
+    return this.live.size;
+  }
+
+  /** Runs every event due at or before `targetMs`, then sets the time to `targetMs`. */
+  async advanceTo(targetMs: number): Promise<void> {
+    await drainMicrotasks();
+    let events = 0;
+    while (this.nextDeadlineMs() <= targetMs) {
+      events += await this.fireNext();
+      this.guard(events, `advanceTo(${targetMs})`);
+    }
+    if (targetMs > this.now) this.now = targetMs;
+  }
+
+  advanceBy(deltaMs: number): Promise<void> {
+    return this.advanceTo(this.now + deltaMs);
+  }
+
+  /**
+   * Runs events until none is pending. Periodic timers (the cache's reconciliation) never let the
+   * queue empty, so give `untilMs` as a bound there.
+   */
+  async runUntilIdle(untilMs = Infinity): Promise<void> {
+    await drainMicrotasks();
+    let events = 0;
+    while (this.nextDeadlineMs() <= untilMs) {
+      events += await this.fireNext();
+      this.guard(events, 'runUntilIdle');
+    }
+  }
+
+  /** Runs events until `promise` settles (or time would pass `untilMs`); returns its value. */
+  async runUntil<T>(promise: Promise<T>, untilMs = Infinity): Promise<T> {
+    let settled = false;
+    const watched = promise.then(
+      (value) => {
+        settled = true;
+        return value;
+      },
+      (error: unknown) => {
+        settled = true;
+        throw error;
+      },
+    );
+    watched.catch(() => undefined);
+    await drainMicrotasks();
+    let events = 0;
+    while (!settled) {
+      if (this.nextDeadlineMs() > untilMs) {
+        throw new Error(`VirtualClock.runUntil: still pending at ${untilMs} ms of virtual time (now ${this.now} ms)`);
+      }
+      events += await this.fireNext();
+      this.guard(events, 'runUntil');
+    }
+    return watched;
+  }
+
+  private guard(events: number, where: string): void {
+    if (events > this.eventsPerCallMax) {
+      throw new Error(`VirtualClock.${where}: more than ${this.eventsPerCallMax} events in one call (a timer loop?) at ${this.now} ms`);
+    }
+  }
+
+  /**
+   * Fires every event due at the next instant, in (deadline, sequence) order, then lets the microtasks
+   * they started settle once. (A stdio transport likewise parses every line of one chunk before any
+   * promise continuation runs.) Returns how many events fired.
+   */
+  private async fireNext(): Promise<number> {
+    let fired = 0;
+    const instantMs = this.nextDeadlineMs();
+    this.now = instantMs;
+    while (this.nextDeadlineMs() === instantMs) {
+      const event = this.pop()!;
+      this.live.delete(event.handle);
+      this.eventsFired++;
+      fired++;
+      event.fire();
+    }
+    await drainMicrotasks();
+    return fired;
+  }
+
+  private skipCancelled(): void {
+    while (this.heap.length > 0 && !this.live.has(this.heap[0]!.handle)) this.pop();
+  }
+
+  private push(event: VirtualEvent): void {
+    const heap = this.heap;
+    let index = heap.length;
+    heap.push(event);
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!before(event, heap[parent]!)) break;
+      heap[index] = heap[parent]!;
+      index = parent;
+    }
+    heap[index] = event;
+  }
+
+  private pop(): VirtualEvent | undefined {
+    const heap = this.heap;
+    const top = heap[0];
+    if (top === undefined) return undefined;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      let index = 0;
+      for (;;) {
+        const left = 2 * index + 1;
+        if (left >= heap.length) break;
+        const right = left + 1;
+        const child = right < heap.length && before(heap[right]!, heap[left]!) ? right : left;
+        if (!before(heap[child]!, last)) break;
+        heap[index] = heap[child]!;
+        index = child;
+      }
+      heap[index] = last;
+    }
+    return top;
+  }
+}
+
+function before(a: VirtualEvent, b: VirtualEvent): boolean {
+  return a.timeMs < b.timeMs || (a.timeMs === b.timeMs && a.sequence < b.sequence);
+}

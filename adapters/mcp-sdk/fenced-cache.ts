@@ -1,0 +1,536 @@
+/**
+ * A production fenced resource cache: the pure consistency core (`core/`) driven by a real
+ * `@modelcontextprotocol/sdk` Client.
+ *
+ * The cache owns the I/O the core only describes. Every (re)connect is a new session generation: a fresh
+ * `Client` is created per connection, its notification path is bound to that generation, and `Connected`
+ * (with the negotiated `resources.subscribe` / `resources.listChanged`) is delivered after `initialize`;
+ * the transport closing delivers `Disconnected`. `RequestSent` effects are carried out with
+ * `client.readResource / subscribeResource / unsubscribeResource / listResources` and their outcomes come
+ * back as `ResponseArrived` for the session that sent them. `TimerArmed` effects go to a `Clock`. Content is
+ * served only through the core (`get` drives `ServeCommanded`), so nothing the fence refused can be served.
+ *
+ * Decisions:
+ * - Notifications reach the core raw: `client.fallbackNotificationHandler` (per Client, so per connection)
+ *   forwards every `notifications/resources/*` method unparsed, and the core records a typed
+ *   `ProtocolRejected` for junk. Other methods (logging, tools/list_changed, ...) are counted and ignored.
+ * - Request failures: see sdk-outcomes.ts (McpError -> error outcome; a result the SDK's schema refused ->
+ *   -32603 plus an adapter-sourced `ProtocolRejected`; ConnectionClosed after close -> not fed).
+ * - The SDK request timeout is `requestTimeoutMs` (default 60 000), clamped to 2^31-1 ms because Node
+ *   turns a longer setTimeout into 1 ms. A simulated run passes the maximum (the core has its own
+ *   timeouts) or an AbortSignal it controls (`requestSignal`).
+ * - Accepted bodies live in a `ContentStore` keyed by canonical URI; the durable ledger holds digests only.
+ *   Persist both to restart warm; a recovered ledger without its bodies refuses to serve until re-read.
+ * - Inputs are stepped one at a time in arrival order; an input arriving during a step (a listener calling
+ *   a command) waits its turn, so timers and requests are carried out in the order the core emitted them.
+ *
+ * @example
+ * ```ts
+ * import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+ * import { FencedResourceCache } from './adapters/mcp-sdk/fenced-cache.js'; // not yet exported by the package root
+ *
+ * const cache = new FencedResourceCache({
+ *   connect: async () => new StdioClientTransport({ command: 'node', args: ['server.js'] }),
+ *   ledger: loadLedgerOrUndefined(),            // resume watermarks and close receipts after a restart
+ * });
+ * cache.onEffect((effect) => { if (effect.type === 'OutboxEntryWritten') indexer.enqueue(effect); });
+ * await cache.start();
+ * cache.subscribe('file:///project/README.md', 'alice');
+ * // ... later, serve only what passed the fence, to the subject it was read for:
+ * const hit = cache.get('file:///project/README.md', 'alice');
+ * if (hit.served) console.log(hit.digest, hit.text.length); else console.log('refused:', hit.reason);
+ * cache.revoke('alice', 'file:///project/README.md');   // authorization feed: purge + invalidations
+ * saveLedger(cache.ledger());                            // JSON-serializable
+ * await cache.close();
+ * ```
+ */
+import { randomInt } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerCapabilities as SdkServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { recoverFromLedger, step } from '../../core/reducer.js';
+import { initialState, type CoreState, type Ledger } from '../../core/state.js';
+import { defaultClientConfig, type ClientConfig, type ClientEffect, type ClientInput, type Rejection, type ResponseOutcome } from '../../core/types.js';
+import {
+  MemoryContentStore,
+  defaultReconnectPolicy,
+  defaultRequestTimeoutMs,
+  type CacheDiagnostics,
+  type CacheInput,
+  type ContentStore,
+  type EffectListener,
+  type EffectMeta,
+  type FencedResourceCacheOptions,
+  type GetResult,
+  type InputListener,
+} from './cache-types.js';
+import { SET_TIMEOUT_MS_MAX, systemClock, type Clock, type TimerHandle } from './clock.js';
+import { classifyTransportError, describeError, interpretRequestFailure } from './sdk-outcomes.js';
+
+export * from './cache-types.js';
+export { invalidResultCode, stripMcpPrefix } from './sdk-outcomes.js';
+
+type RequestEffect = Extract<ClientEffect, { type: 'RequestSent' }>;
+
+const RECORDS_MAX = 200;
+
+interface Connection {
+  generation: number;
+  client: Client;
+  open: boolean;
+}
+
+export class FencedResourceCache {
+  private state: CoreState;
+  private readonly options: FencedResourceCacheOptions;
+  private readonly clock: Clock;
+  private readonly jitterSource: () => number;
+  private readonly contentStore: ContentStore;
+  private readonly requestOptions: RequestOptions;
+  private readonly effectListeners: EffectListener[] = [];
+  private readonly inputListeners: InputListener[] = [];
+  private readonly timers = new Map<string, TimerHandle>();
+  private readonly queue: ClientInput[] = [];
+  private dispatching = false;
+  private connection: Connection | null = null;
+  private connecting: Promise<void> | null = null;
+  /** The connection whose `initialize` is in progress. */
+  private opening: Connection | null = null;
+  private lastGeneration = 0;
+  private reconnectTimer: TimerHandle | null = null;
+  private reconnectAttempts = 0;
+  private isClosed = false;
+  private rawCapabilities: SdkServerCapabilities | undefined;
+  private readonly diagnosticsData: CacheDiagnostics = {
+    transportErrors: [],
+    transportErrorCount: 0,
+    adapterRejections: [],
+    ignoredNotifications: {},
+    closedInFlight: 0,
+    requestsWithoutConnection: 0,
+    connectFailures: [],
+    listenerErrors: 0,
+    failure: null,
+  };
+
+  constructor(options: FencedResourceCacheOptions) {
+    if (typeof options?.connect !== 'function') throw new TypeError('FencedResourceCache: options.connect must be a function returning a Transport');
+    this.options = options;
+    this.clock = options.clock ?? systemClock;
+    this.jitterSource = options.jitter ?? (() => randomInt(0, 0x1_0000_0000));
+    this.contentStore = options.contentStore ?? new MemoryContentStore();
+    const config: ClientConfig = { ...defaultClientConfig, ...options.config };
+    if (options.ledger !== undefined) {
+      if (options.ledger === null || typeof options.ledger !== 'object' || options.ledger.schema !== 'fencesim.ledger.v1') {
+        throw new TypeError(`FencedResourceCache: options.ledger must be a fencesim.ledger.v1 ledger, got schema ${JSON.stringify((options.ledger as { schema?: unknown } | null)?.schema)}`);
+      }
+      this.state = recoverFromLedger(config, options.ledger);
+      this.lastGeneration = options.ledger.sessionGeneration;
+    } else {
+      this.state = initialState(config);
+    }
+    const timeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
+    if (!(typeof timeout === 'number' && timeout > 0)) throw new RangeError(`FencedResourceCache: requestTimeoutMs must be a positive number, got ${String(timeout)}`);
+    this.requestOptions = { timeout: Math.min(timeout, SET_TIMEOUT_MS_MAX) };
+    if (options.requestSignal !== undefined) this.requestOptions.signal = options.requestSignal;
+  }
+
+  // -- lifecycle ---------------------------------------------------------------------------------
+
+  /** Opens the first connection; resolves once `Connected` was delivered (rejects if it failed). */
+  start(): Promise<void> {
+    return this.connectNow();
+  }
+
+  /** Drops the current connection (if any) and opens a new session. */
+  async reconnect(): Promise<void> {
+    const current = this.connection;
+    if (current !== null) {
+      this.endConnection(current);
+      await current.client.close().catch(() => undefined);
+    }
+    return this.connectNow();
+  }
+
+  /** Stops everything: timers, reconnects, the connection (the SDK closes the transport). */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    if (this.reconnectTimer !== null) this.clock.clearTimer(this.reconnectTimer);
+    this.reconnectTimer = null;
+    const opening = this.opening;
+    if (opening !== null) {
+      // Abort a connection still in `initialize`: closing its client rejects the handshake.
+      opening.open = false;
+      await opening.client.close().catch(() => undefined);
+    }
+    const current = this.connection;
+    if (current !== null) {
+      this.endConnection(current);
+      await current.client.close().catch(() => undefined);
+    }
+    this.clearTimers();
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  get connected(): boolean {
+    return this.connection !== null;
+  }
+
+  /** The current session generation, or null when disconnected. */
+  get sessionGeneration(): number | null {
+    return this.connection?.generation ?? null;
+  }
+
+  /** The SDK Client of the current connection (e.g. to call tools), or null. */
+  get client(): Client | null {
+    return this.connection?.client ?? null;
+  }
+
+  /** The capabilities the server declared in `initialize` (raw SDK shape). */
+  get serverCapabilities(): SdkServerCapabilities | undefined {
+    return this.rawCapabilities;
+  }
+
+  // -- commands ------------------------------------------------------------------------------------
+
+  subscribe(uri: string, subject = 'default'): void {
+    this.dispatch({ type: 'SubscribeCommanded', uri, subject });
+  }
+
+  unsubscribe(uri: string): void {
+    this.dispatch({ type: 'UnsubscribeCommanded', uri });
+  }
+
+  discover(): void {
+    this.dispatch({ type: 'DiscoverCommanded' });
+  }
+
+  completenessTask(task: string): void {
+    this.dispatch({ type: 'CompletenessTaskCommanded', task });
+  }
+
+  /** Authorization hook: `subject` lost access to `uri` (stop serving, purge, invalidate derived entries). */
+  revoke(subject: string, uri: string): void {
+    this.dispatch({ type: 'AuthorizationChanged', subject, uri, allowed: false });
+  }
+
+  /** Access granted again; serving resumes after the next accepted read renews the lease. */
+  grant(subject: string, uri: string): void {
+    this.dispatch({ type: 'AuthorizationChanged', subject, uri, allowed: true });
+  }
+
+  /**
+   * Serves cached content to `subject` through the core (`ServeCommanded`): only a version the fence
+   * accepted, read for this subject, within its authorization lease, not revoked, not pending deletion.
+   */
+  get(uri: string, subject = 'default'): GetResult {
+    const failure = this.diagnosticsData.failure;
+    if (failure !== null) return { served: false, reason: `cache stopped after a core error: ${failure}` };
+    // Serving changes no state and arms nothing, so it may run even inside another step's listeners.
+    const effects = this.stepAndExecute(this.complete({ type: 'ServeCommanded', uri, subject }));
+    for (const effect of effects) {
+      if (effect.type === 'ContentRefused') return { served: false, reason: effect.reason };
+      if (effect.type === 'ProtocolRejected') return { served: false, reason: effect.rejection.detail };
+      if (effect.type !== 'ContentServed') continue;
+      const version = this.state.ledger.versions[effect.uri];
+      const content = this.contentStore.get(effect.uri);
+      if (version === undefined || content === undefined || content.digest !== effect.digest) {
+        return { served: false, reason: 'the accepted version is not in the content store (recovered without its bodies?); waiting for a read' };
+      }
+      return { served: true, uri: effect.uri, text: content.text, mimeType: version.mimeType, digest: effect.digest };
+    }
+    return { served: false, reason: 'the core neither served nor refused' };
+  }
+
+  // -- observation ---------------------------------------------------------------------------------
+
+  /** Every effect (core and adapter-sourced), after the cache carried it out. Returns an unsubscribe. */
+  onEffect(listener: EffectListener): () => void {
+    return addListener(this.effectListeners, listener);
+  }
+
+  /** Every input, before it is stepped. Returns an unsubscribe. */
+  onInput(listener: InputListener): () => void {
+    return addListener(this.inputListeners, listener);
+  }
+
+  /** The durable ledger (a deep copy; JSON-serializable): persist it, pass it back as `options.ledger`. */
+  ledger(): Ledger {
+    return JSON.parse(JSON.stringify(this.state.ledger)) as Ledger;
+  }
+
+  /** The core state (read-only view, for tests and tooling). */
+  get coreState(): Readonly<CoreState> {
+    return this.state;
+  }
+
+  diagnostics(): CacheDiagnostics {
+    return JSON.parse(JSON.stringify(this.diagnosticsData)) as CacheDiagnostics;
+  }
+
+  // -- connections ---------------------------------------------------------------------------------
+
+  private connectNow(): Promise<void> {
+    if (this.isClosed) return Promise.reject(new Error('FencedResourceCache is closed'));
+    if (this.connecting !== null) return this.connecting;
+    if (this.reconnectTimer !== null) {
+      this.clock.clearTimer(this.reconnectTimer);
+      this.reconnectTimer = null;
+    }
+    const attempt = this.openConnection().finally(() => {
+      this.connecting = null;
+    });
+    this.connecting = attempt;
+    return attempt;
+  }
+
+  private async openConnection(): Promise<void> {
+    const generation = Math.max(this.lastGeneration, this.state.ledger.sessionGeneration) + 1;
+    this.lastGeneration = generation;
+    let connection: Connection | null = null;
+    try {
+      const transport = await this.options.connect();
+      if (this.isClosed) {
+        await transport.close().catch(() => undefined);
+        throw new Error('FencedResourceCache closed while connecting');
+      }
+      const client = this.options.createClient?.() ?? new Client({ name: 'fencesim-cache', version: '0.1.0' }, { capabilities: {} });
+      const opened: Connection = { generation, client, open: true };
+      connection = opened;
+      this.opening = opened;
+      client.onerror = (error) => this.recordTransportError(generation, error);
+      client.onclose = () => this.onConnectionClosed(opened);
+      client.fallbackNotificationHandler = async (notification) => this.onNotification(opened, notification.method, notification.params);
+      await client.connect(transport, this.requestOptions);
+      this.opening = null;
+      if (!opened.open || this.isClosed) throw new Error('the connection closed during initialize');
+      this.connection = opened;
+      this.reconnectAttempts = 0;
+      const capabilities = client.getServerCapabilities();
+      this.rawCapabilities = capabilities;
+      this.dispatch({
+        type: 'Connected',
+        sessionGeneration: generation,
+        capabilities: {
+          subscribe: capabilities?.resources?.subscribe === true,
+          listChanged: capabilities?.resources?.listChanged === true,
+          snapshotId: false,
+        },
+      });
+    } catch (error) {
+      this.opening = null;
+      this.pushBounded(this.diagnosticsData.connectFailures, { atMs: this.clock.nowMs(), message: describeError(error) });
+      if (connection !== null) {
+        connection.open = false;
+        await connection.client.close().catch(() => undefined);
+      }
+      this.scheduleReconnect();
+      throw error;
+    }
+  }
+
+  private onConnectionClosed(connection: Connection): void {
+    if (!connection.open) return;
+    const wasCurrent = this.connection === connection;
+    this.endConnection(connection);
+    if (wasCurrent) this.scheduleReconnect();
+  }
+
+  /** Marks a connection over and, if it was the current one, delivers `Disconnected`. */
+  private endConnection(connection: Connection): void {
+    connection.open = false;
+    if (this.connection !== connection) return;
+    this.connection = null;
+    // The core forgets every timer of the session (volatile state); stale firings would be no-ops anyway.
+    // Cleared first, so a timer the Disconnected step itself arms survives.
+    this.clearTimers();
+    this.dispatch({ type: 'Disconnected', sessionGeneration: connection.generation });
+  }
+
+  private scheduleReconnect(): void {
+    const policy = this.options.reconnect ?? defaultReconnectPolicy;
+    if (policy === false || this.isClosed || this.reconnectTimer !== null) return;
+    const base = Math.min(policy.delayMsMax, policy.delayMs * 2 ** Math.min(this.reconnectAttempts, 20));
+    const delayMs = base + (this.drawJitter() % (Math.floor(base / 2) + 1));
+    this.reconnectAttempts++;
+    this.reconnectTimer = this.clock.setTimer(this.clock.nowMs() + delayMs, () => {
+      this.reconnectTimer = null;
+      this.connectNow().catch(() => undefined); // a failure records itself and schedules the next attempt
+    });
+  }
+
+  // -- the core loop -------------------------------------------------------------------------------
+
+  private complete(input: CacheInput): ClientInput {
+    return { ...input, nowMs: this.clock.nowMs(), jitter: this.drawJitter() } as ClientInput;
+  }
+
+  private drawJitter(): number {
+    const value = this.jitterSource();
+    return typeof value === 'number' && Number.isFinite(value) ? value >>> 0 : 0;
+  }
+
+  /** Inputs are stepped one at a time, in arrival order; an input arriving during a step waits. */
+  private dispatch(partial: CacheInput): void {
+    if (this.diagnosticsData.failure !== null) return;
+    this.queue.push(this.complete(partial));
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let input = this.queue.shift(); input !== undefined; input = this.queue.shift()) this.stepAndExecute(input);
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  private stepAndExecute(input: ClientInput): ClientEffect[] {
+    for (const listener of this.inputListeners) this.callListener(() => listener(input));
+    let effects: ClientEffect[];
+    try {
+      const result = step(this.state, input);
+      this.state = result.state;
+      effects = result.effects;
+    } catch (error) {
+      this.diagnosticsData.failure = `${input.type}: ${describeError(error)}`;
+      this.queue.length = 0;
+      this.clearTimers();
+      return [];
+    }
+    for (const effect of effects) this.execute(effect);
+    const meta: EffectMeta = { atMs: input.nowMs, source: 'core', input: input.type };
+    for (const effect of effects) {
+      for (const listener of this.effectListeners) this.callListener(() => listener(effect, meta));
+    }
+    return effects;
+  }
+
+  private execute(effect: ClientEffect): void {
+    switch (effect.type) {
+      case 'RequestSent':
+        this.sendRequest(effect);
+        break;
+      case 'TimerArmed':
+        this.armTimer(effect.timerKey, effect.deadlineMs);
+        break;
+      case 'VersionAccepted':
+        this.contentStore.set(effect.uri, { digest: effect.digest, text: effect.text, mimeType: effect.mimeType });
+        break;
+      case 'PurgeDone':
+      case 'TombstoneConfirmed':
+      case 'OutboxEntryWritten':
+        if (this.state.ledger.versions[effect.uri] === undefined) this.contentStore.delete(effect.uri);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private armTimer(timerKey: string, deadlineMs: number): void {
+    const previous = this.timers.get(timerKey);
+    if (previous !== undefined) this.clock.clearTimer(previous);
+    const handle = this.clock.setTimer(deadlineMs, () => {
+      if (this.timers.get(timerKey) === handle) this.timers.delete(timerKey);
+      this.dispatch({ type: 'TimerFired', timerKey, deadlineMs });
+    });
+    this.timers.set(timerKey, handle);
+  }
+
+  private clearTimers(): void {
+    for (const handle of this.timers.values()) this.clock.clearTimer(handle);
+    this.timers.clear();
+  }
+
+  // -- requests and notifications ------------------------------------------------------------------
+
+  private sendRequest(effect: RequestEffect): void {
+    const connection = this.connection;
+    if (connection === null || !connection.open || connection.generation !== effect.sessionGeneration) {
+      this.diagnosticsData.requestsWithoutConnection++;
+      return;
+    }
+    const client = connection.client;
+    const options = this.requestOptions;
+    let pending: Promise<unknown>;
+    switch (effect.method) {
+      case 'resources/read':
+        pending = client.readResource({ uri: effect.uri }, options);
+        break;
+      case 'resources/subscribe':
+        pending = client.subscribeResource({ uri: effect.uri }, options);
+        break;
+      case 'resources/unsubscribe':
+        pending = client.unsubscribeResource({ uri: effect.uri }, options);
+        break;
+      case 'resources/list':
+        pending = client.listResources(effect.cursor === undefined ? undefined : { cursor: effect.cursor }, options);
+        break;
+    }
+    pending.then(
+      (result) => this.respond(connection, effect, { type: 'result', result }),
+      (error: unknown) => this.onRequestFailed(connection, effect, error),
+    );
+  }
+
+  private onRequestFailed(connection: Connection, effect: RequestEffect, error: unknown): void {
+    const failure = interpretRequestFailure(effect.method, error, connection.open);
+    if (failure.type === 'not-a-response') {
+      this.diagnosticsData.closedInFlight++;
+      return;
+    }
+    if (failure.rejection !== null) this.adapterRejection(failure.rejection);
+    this.respond(connection, effect, failure.outcome);
+  }
+
+  private respond(connection: Connection, effect: RequestEffect, outcome: ResponseOutcome): void {
+    this.dispatch({ type: 'ResponseArrived', sessionGeneration: connection.generation, requestId: effect.requestId, outcome });
+  }
+
+  private onNotification(connection: Connection, method: string, params: unknown): void {
+    if (!method.startsWith('notifications/resources/')) {
+      const counts = this.diagnosticsData.ignoredNotifications;
+      const key = method.length > 100 ? method.slice(0, 100) + '…' : method;
+      counts[key] = (counts[key] ?? 0) + 1;
+      return;
+    }
+    this.dispatch({ type: 'NotificationArrived', sessionGeneration: connection.generation, method, params });
+  }
+
+  private adapterRejection(rejection: Rejection): void {
+    this.pushBounded(this.diagnosticsData.adapterRejections, rejection);
+    const effect: ClientEffect = { type: 'ProtocolRejected', rejection };
+    const meta: EffectMeta = { atMs: this.clock.nowMs(), source: 'adapter', input: null };
+    for (const listener of this.effectListeners) this.callListener(() => listener(effect, meta));
+  }
+
+  private recordTransportError(sessionGeneration: number, error: Error): void {
+    const message = describeError(error);
+    const kind = classifyTransportError(error, message);
+    this.diagnosticsData.transportErrorCount++;
+    this.pushBounded(this.diagnosticsData.transportErrors, { atMs: this.clock.nowMs(), sessionGeneration, kind, message });
+  }
+
+  private callListener(call: () => void): void {
+    try {
+      call();
+    } catch {
+      this.diagnosticsData.listenerErrors++;
+    }
+  }
+
+  private pushBounded<T>(list: T[], item: T): void {
+    list.push(item);
+    if (list.length > RECORDS_MAX) list.shift();
+  }
+}
+
+function addListener<T>(list: T[], listener: T): () => void {
+  list.push(listener);
+  return () => {
+    const index = list.indexOf(listener);
+    if (index >= 0) list.splice(index, 1);
+  };
+}

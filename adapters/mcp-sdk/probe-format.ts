@@ -1,0 +1,72 @@
+/** A probe report as text a person reads in a terminal or a CI log. */
+import type { ProbeCheck } from './probe-checks.js';
+import type { ProbeReport } from './probe.js';
+
+export function formatProbeReport(report: ProbeReport): string {
+  const lines: string[] = [];
+  const spec = report.spec;
+  lines.push(`fencesim probe: ${spec.serverCommand.join(' ')}`);
+  lines.push(`  seed ${spec.seed}, observe ${spec.durationMs} ms, quiet ${spec.quietMs} ms, grace ${spec.graceMs} ms, timeout ${spec.timeoutMs} ms`);
+  lines.push(`  faults on incoming resource notifications: ${formatFaults(report)}`);
+  lines.push(`outcome: ${report.outcome.toUpperCase()} in ${(report.elapsedMs / 1000).toFixed(1)} s${report.error === null ? '' : ` (${report.error})`}`);
+  lines.push('');
+  const server = report.server;
+  lines.push(`server: ${server.name ?? '?'} ${server.version ?? '?'}, pid ${server.pid ?? '?'}, connect + initialize ${server.connectMs ?? '?'} ms`);
+  const core = server.coreCapabilities;
+  lines.push(`  capabilities: resources.subscribe=${core?.subscribe ?? '?'} resources.listChanged=${core?.listChanged ?? '?'}`);
+  lines.push(`  declared: ${JSON.stringify(server.capabilities)}`);
+  const listing = report.listing;
+  const sizes = listing.pages.map((page) => page.size).join(', ');
+  const empty = listing.pages.filter((page) => page.nextCursor === 'empty').length;
+  const repeated = listing.pages.filter((page) => page.repeatedCursor).length;
+  lines.push(`listing: ${listing.pages.length} page(s) [${sizes}], ${listing.resources} resources, ${listing.duplicateUris} duplicate URIs; empty cursors ${empty}, repeated cursors ${repeated}${listing.error === null ? '' : `; error: ${listing.error}`}`);
+  lines.push(`  invalid cursor: ${listing.invalidCursor.behaviour}${listing.invalidCursor.code === null ? '' : ` (code ${listing.invalidCursor.code})`}: ${listing.invalidCursor.detail}`);
+  const catalogs = report.discovery.catalogs.map((catalog) => `${catalog.status} (${catalog.uris} URIs)`).join(', ') || 'none';
+  lines.push(`discovery (core A/B scans): catalogs ${catalogs}; abandoned passes ${report.discovery.abandoned.length}`);
+  lines.push(`toggle-subscriber-updates: ${report.toggleTool.listed ? `listed, called ${report.toggleTool.calls}x` : 'not listed'}`);
+  lines.push('subscriptions:');
+  for (const subscription of report.subscriptions) {
+    lines.push(`  ${subscription.uri}`);
+    lines.push(
+      `    subscribe ACK at ${ms(subscription.subscribeAckAtMs)}; updates on wire ${subscription.updatesOnWire}, delivered to the core ${subscription.updatesDelivered}; gaps [${subscription.updateGapsMs.join(', ')}] ms`,
+    );
+    lines.push(`    versions accepted ${subscription.versionsAccepted}, stale receipts ${subscription.staleReceipts}`);
+    lines.push(
+      `    unsubscribe began ${ms(subscription.unsubscribeBeganAtMs)}, ACK ${ms(subscription.unsubscribeAckAtMs)}; updates on wire after ACK ${subscription.updatesOnWireAfterAck}, delivered after ACK + grace ${subscription.updatesDeliveredAfterGrace}`,
+    );
+  }
+  const faults = report.faults;
+  lines.push(`faults injected: ${faults.seen} resource notifications seen, dropped ${faults.dropped}, duplicated ${faults.duplicated}, delayed ${faults.delayed}`);
+  lines.push(`malformed messages (client.onerror): ${report.malformedMessages.length}`);
+  for (const message of report.malformedMessages.slice(0, 5)) lines.push(`  ${ms(message.atMs)} ${message.kind}: ${message.message.slice(0, 160)}`);
+  const counts = Object.entries(report.effectCounts)
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([type, count]) => `${type} ${count}`)
+    .join(', ');
+  lines.push(`effects: ${counts}`);
+  lines.push('fence decisions (first 12):');
+  for (const decision of report.fenceDecisions.slice(0, 12)) lines.push(`  ${ms(decision.atMs).padStart(9)} ${decision.type} ${decision.uri} ${decision.detail}`);
+  lines.push('invariants:');
+  for (const check of report.invariants) lines.push(formatCheck(check));
+  lines.push('expectations:');
+  for (const check of report.expectations) lines.push(formatCheck(check));
+  const cleanup = report.cleanup;
+  lines.push(`cleanup: close ${ms(cleanup.closeMs)}, SIGKILL fallback ${cleanup.killFallback ? 'used' : 'not needed'}, process gone: ${cleanup.processGone === null ? 'unknown (never started)' : cleanup.processGone ? 'yes' : 'NO'}`);
+  const stderr = report.stderrTail.trim();
+  if (stderr.length > 0) lines.push(`server stderr (tail): ${stderr.split('\n').slice(-3).join(' | ').slice(0, 300)}`);
+  return lines.join('\n');
+}
+
+function formatCheck(check: ProbeCheck): string {
+  return `  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`;
+}
+
+function ms(value: number | null): string {
+  return value === null ? 'never' : `${value} ms`;
+}
+
+function formatFaults(report: ProbeReport): string {
+  const faults = report.spec.faults;
+  const ratio = (value: { numerator: number; denominator: number } | null): string => (value === null ? 'off' : `${value.numerator}/${value.denominator}`);
+  return `drop ${ratio(faults.drop)}, duplicate ${ratio(faults.duplicate)}, delay ${ratio(faults.delay)} (up to ${faults.delayMsMax} ms)`;
+}

@@ -1,0 +1,338 @@
+/**
+ * A deterministic, fault-injecting pair of SDK `Transport`s on virtual time.
+ *
+ * Rules:
+ * - A message is serialized with JSON.stringify when sent and parsed (JSON.parse, then the SDK's
+ *   JSONRPCMessageSchema, exactly as the stdio transport does) when delivered: no object is shared
+ *   between the two ends. A line that does not parse reaches the receiver as `onerror`, as on stdio.
+ * - Every delivery is an event on the scheduler (a `VirtualClock`), at now + latency (+ fault delays).
+ *   Ties are delivered in send order. The scheduler lets the SDK's promise microtasks settle between
+ *   two deliveries, so a run is a pure function of (seed, faults, what the two ends do).
+ * - Faults are drawn from one seeded PRNG (`sim/prng.ts`), in send order: drop, duplicate, reorder
+ *   (a random extra delay), delay (a fixed extra delay), disconnect (closes both ends). They apply to the
+ *   directions named in `directions` (default: server to client only).
+ * - Nothing here reads a clock or calls setTimeout.
+ */
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Ratio } from '../../sim/faults.js';
+import { createPrng, type Prng } from '../../sim/prng.js';
+
+/** What the link needs from a scheduler (a `VirtualClock` is one). */
+export interface LinkScheduler {
+  nowMs(): number;
+  schedule(delayMs: number, fire: () => void): unknown;
+}
+
+export type LinkSide = 'client' | 'server';
+export type LinkDirection = 'to-server' | 'to-client';
+export type FaultScope = 'notifications' | 'any';
+
+export interface VirtualLinkFaults {
+  seed: number;
+  /** One-way latency of every message, and a uniform extra in [0, latencyJitterMsMax] (faulted directions). */
+  latencyMs: number;
+  latencyJitterMsMax: number;
+  /** Which directions the faults below (and the latency jitter) apply to. */
+  directions: 'to-client' | 'to-server' | 'both';
+  drop: Ratio | null;
+  dropScope: FaultScope;
+  duplicate: Ratio | null;
+  duplicateScope: FaultScope;
+  /** Extra delay in [1, reorderDelayMsMax]: the message may overtake or be overtaken. */
+  reorder: Ratio | null;
+  reorderDelayMsMax: number;
+  /** A fixed extra delay of delayMs. */
+  delay: Ratio | null;
+  delayMs: number;
+  /** Per message: the link closes (both ends) instead of delivering it. */
+  disconnect: Ratio | null;
+  /** The link closes at this virtual time (null: never). */
+  disconnectAtMs: number | null;
+}
+
+export const noLinkFaults: VirtualLinkFaults = {
+  seed: 0,
+  latencyMs: 1,
+  latencyJitterMsMax: 0,
+  directions: 'to-client',
+  drop: null,
+  dropScope: 'notifications',
+  duplicate: null,
+  duplicateScope: 'notifications',
+  reorder: null,
+  reorderDelayMsMax: 50,
+  delay: null,
+  delayMs: 0,
+  disconnect: null,
+  disconnectAtMs: null,
+};
+
+/** Resolves defaults and rejects a malformed fault spec with an error naming the field. */
+export function resolveLinkFaults(partial: Partial<VirtualLinkFaults> = {}): VirtualLinkFaults {
+  const faults: VirtualLinkFaults = { ...noLinkFaults, ...partial };
+  const integer = (name: keyof VirtualLinkFaults, min: number): void => {
+    const value = faults[name];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+      throw new RangeError(`virtual link faults: ${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+    }
+  };
+  integer('seed', 0);
+  if (faults.seed > 0xffffffff) throw new RangeError(`virtual link faults: seed must be a uint32, got ${faults.seed}`);
+  integer('latencyMs', 0);
+  integer('latencyJitterMsMax', 0);
+  integer('reorderDelayMsMax', 1);
+  integer('delayMs', 0);
+  if (faults.disconnectAtMs !== null) integer('disconnectAtMs', 0);
+  for (const name of ['drop', 'duplicate', 'reorder', 'delay', 'disconnect'] as const) {
+    const ratio = faults[name];
+    if (ratio === null) continue;
+    const ok =
+      typeof ratio === 'object' &&
+      Number.isInteger(ratio.numerator) &&
+      Number.isInteger(ratio.denominator) &&
+      ratio.denominator >= 1 &&
+      ratio.numerator >= 0 &&
+      ratio.numerator <= ratio.denominator;
+    if (!ok) throw new RangeError(`virtual link faults: ${name} must be null or {numerator, denominator} integers with 0 <= numerator <= denominator, got ${JSON.stringify(ratio)}`);
+  }
+  for (const name of ['dropScope', 'duplicateScope'] as const) {
+    if (faults[name] !== 'notifications' && faults[name] !== 'any') {
+      throw new RangeError(`virtual link faults: ${name} must be "notifications" or "any", got ${JSON.stringify(faults[name])}`);
+    }
+  }
+  if (!['to-client', 'to-server', 'both'].includes(faults.directions)) {
+    throw new RangeError(`virtual link faults: directions must be "to-client", "to-server" or "both", got ${JSON.stringify(faults.directions)}`);
+  }
+  return faults;
+}
+
+export type LinkEvent = 'sent' | 'delivered' | 'dropped' | 'duplicated' | 'delayed' | 'reordered' | 'rejected' | 'lost' | 'closed';
+export type MessageKind = 'request' | 'response' | 'notification' | 'raw';
+
+export interface LinkLogEntry {
+  atMs: number;
+  link: number;
+  direction: LinkDirection | null;
+  event: LinkEvent;
+  kind: MessageKind | null;
+  /** The wire text (JSON), shortened beyond WIRE_LOG_CHARS_MAX with its length noted. */
+  wire: string;
+}
+
+export interface LinkStats {
+  sent: number;
+  delivered: number;
+  dropped: number;
+  duplicated: number;
+  delayed: number;
+  reordered: number;
+  rejected: number;
+  lost: number;
+}
+
+export const WIRE_LOG_CHARS_MAX = 400;
+
+export interface VirtualLinkOptions {
+  scheduler: LinkScheduler;
+  faults?: Partial<VirtualLinkFaults>;
+  /** A log shared by several links (e.g. one per reconnect); the link appends to it. */
+  log?: LinkLogEntry[];
+  /** Names this link in the log (default 0). */
+  linkId?: number;
+}
+
+export class VirtualLink {
+  readonly client: VirtualTransport;
+  readonly server: VirtualTransport;
+  readonly faults: VirtualLinkFaults;
+  readonly log: LinkLogEntry[];
+  readonly stats: LinkStats = { sent: 0, delivered: 0, dropped: 0, duplicated: 0, delayed: 0, reordered: 0, rejected: 0, lost: 0 };
+  readonly linkId: number;
+  private readonly scheduler: LinkScheduler;
+  private readonly prng: Prng;
+  private isClosed = false;
+
+  constructor(options: VirtualLinkOptions) {
+    this.scheduler = options.scheduler;
+    this.faults = resolveLinkFaults(options.faults);
+    this.log = options.log ?? [];
+    this.linkId = options.linkId ?? 0;
+    this.prng = createPrng(this.faults.seed);
+    this.client = new VirtualTransport(this, 'client');
+    this.server = new VirtualTransport(this, 'server');
+    const at = this.faults.disconnectAtMs;
+    if (at !== null) this.scheduler.schedule(at - this.scheduler.nowMs(), () => this.close('fault: disconnect at ' + at + ' ms'));
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Closes both ends (as a dropped connection does): each end's `onclose` fires once, client first. */
+  close(reason: string): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.record(null, 'closed', null, reason);
+    this.client.markClosed();
+    this.server.markClosed();
+  }
+
+  /** Puts `wire` (any text) on the wire from `from`, applying the faults of that direction. */
+  transmit(from: LinkSide, wire: string, kind: MessageKind): void {
+    const direction: LinkDirection = from === 'client' ? 'to-server' : 'to-client';
+    const to = from === 'client' ? this.server : this.client;
+    this.stats.sent++;
+    this.record(direction, 'sent', kind, wire);
+    const f = this.faults;
+    if (!this.faulted(direction)) {
+      this.deliverLater(f.latencyMs, to, direction, kind, wire);
+      return;
+    }
+    const prng = this.prng;
+    if (f.drop !== null && inScope(f.dropScope, kind) && prng.chance(f.drop.numerator, f.drop.denominator)) {
+      this.stats.dropped++;
+      this.record(direction, 'dropped', kind, wire);
+      return;
+    }
+    if (f.disconnect !== null && prng.chance(f.disconnect.numerator, f.disconnect.denominator)) {
+      this.stats.lost++;
+      this.record(direction, 'lost', kind, wire);
+      this.close('fault: disconnect');
+      return;
+    }
+    let latencyMs = f.latencyMs + (f.latencyJitterMsMax > 0 ? prng.nextBelow(f.latencyJitterMsMax + 1) : 0);
+    if (f.delay !== null && prng.chance(f.delay.numerator, f.delay.denominator)) {
+      latencyMs += f.delayMs;
+      this.stats.delayed++;
+      this.record(direction, 'delayed', kind, wire);
+    }
+    if (f.reorder !== null && prng.chance(f.reorder.numerator, f.reorder.denominator)) {
+      latencyMs += 1 + prng.nextBelow(f.reorderDelayMsMax);
+      this.stats.reordered++;
+      this.record(direction, 'reordered', kind, wire);
+    }
+    this.deliverLater(latencyMs, to, direction, kind, wire);
+    if (f.duplicate !== null && inScope(f.duplicateScope, kind) && prng.chance(f.duplicate.numerator, f.duplicate.denominator)) {
+      this.stats.duplicated++;
+      this.record(direction, 'duplicated', kind, wire);
+      this.deliverLater(latencyMs + 1 + prng.nextBelow(f.reorderDelayMsMax), to, direction, kind, wire);
+    }
+  }
+
+  private faulted(direction: LinkDirection): boolean {
+    return this.faults.directions === 'both' || this.faults.directions === direction;
+  }
+
+  private deliverLater(latencyMs: number, to: VirtualTransport, direction: LinkDirection, kind: MessageKind, wire: string): void {
+    this.scheduler.schedule(latencyMs, () => this.deliver(to, direction, kind, wire));
+  }
+
+  /** Delivery of one wire line: parse as the stdio transport does, then hand it to the receiver. */
+  deliver(to: VirtualTransport, direction: LinkDirection, kind: MessageKind, wire: string): void {
+    if (this.isClosed) {
+      this.stats.lost++;
+      this.record(direction, 'lost', kind, wire);
+      return;
+    }
+    if (!to.started) {
+      to.queueUntilStarted(() => this.deliver(to, direction, kind, wire));
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(wire)) as JSONRPCMessage;
+    } catch (error) {
+      this.stats.rejected++;
+      this.record(direction, 'rejected', kind, wire);
+      to.onerror?.(new Error(`virtual link: invalid JSON-RPC message (${wire.length} chars): ${shortError(error)}`));
+      return;
+    }
+    this.stats.delivered++;
+    this.record(direction, 'delivered', kind, wire);
+    to.onmessage?.(message);
+  }
+
+  private record(direction: LinkDirection | null, event: LinkEvent, kind: MessageKind | null, wire: string): void {
+    const shown = wire.length > WIRE_LOG_CHARS_MAX ? wire.slice(0, WIRE_LOG_CHARS_MAX) + `…(${wire.length} chars)` : wire;
+    this.log.push({ atMs: this.scheduler.nowMs(), link: this.linkId, direction, event, kind, wire: shown });
+  }
+}
+
+export class VirtualTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  /** Left undefined: a preset sessionId would make Client.connect() skip `initialize`. */
+  sessionId?: string;
+  private isStarted = false;
+  private isClosed = false;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    readonly link: VirtualLink,
+    readonly side: LinkSide,
+  ) {}
+
+  get started(): boolean {
+    return this.isStarted;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  async start(): Promise<void> {
+    if (this.isStarted) throw new Error(`virtual transport (${this.side}) already started`);
+    this.isStarted = true;
+    for (const deliver of this.waiting.splice(0)) deliver();
+  }
+
+  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.isClosed) throw new Error('Not connected');
+    this.link.transmit(this.side, JSON.stringify(message), classify(message));
+  }
+
+  /** Writes raw text on the wire (it need not be JSON): for hostile-peer tests. */
+  sendRaw(wire: string): void {
+    if (this.isClosed) throw new Error('Not connected');
+    this.link.transmit(this.side, wire, 'raw');
+  }
+
+  async close(): Promise<void> {
+    this.link.close(`closed by the ${this.side}`);
+  }
+
+  /** @internal */
+  queueUntilStarted(deliver: () => void): void {
+    this.waiting.push(deliver);
+  }
+
+  /** @internal The link closed: fire onclose once. */
+  markClosed(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.onclose?.();
+  }
+}
+
+/** `[clientTransport, serverTransport]` joined by one virtual link (`clientTransport.link`). */
+export function createVirtualLink(options: VirtualLinkOptions): [VirtualTransport, VirtualTransport] {
+  const link = new VirtualLink(options);
+  return [link.client, link.server];
+}
+
+export function classify(message: JSONRPCMessage): MessageKind {
+  const record = message as Record<string, unknown>;
+  if (typeof record.method === 'string') return 'id' in record ? 'request' : 'notification';
+  return 'response';
+}
+
+function inScope(scope: FaultScope, kind: MessageKind): boolean {
+  return scope === 'any' || kind === 'notification';
+}
+
+function shortError(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 300 ? text.slice(0, 300) + '…' : text;
+}

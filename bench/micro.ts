@@ -1,0 +1,208 @@
+/**
+ * Micro-benchmarks of the core's hot operations (tinybench, median ns per operation).
+ *
+ * Each input is prepared by driving the real reducer from `initialState`, and checked to do what its row
+ * claims before it is timed (so a change in the core cannot silently turn a row into a no-op):
+ *   - step: ResponseArrived accepted  - a read response passing the ordinal fence; prepared state: one
+ *     subscription, server-side ACTIVE, with one notification read in flight (READ_PENDING);
+ *   - step: NotificationArrived       - an `updated` pulse on an idle ACTIVE subscription (opens the debounce);
+ *   - step: stale TimerFired          - a debounce timer whose deadline was re-armed since (a no-op);
+ *   - acceptResourceVersionOperation  - the fence operation on the same prepared read;
+ *   - canonicalizeUri                 - an already-canonical URI (fast path), and one that needs rewriting;
+ *   - contentDigest                   - for context: the SHA-256 every accepted version pays (same content).
+ * `step` is pure, so every call starts from the same prepared state. Each tinybench sample runs the
+ * operation OPERATIONS_PER_SAMPLE times (one call is far below the timer's resolution).
+ */
+import { Bench } from 'tinybench';
+
+import { contentDigest } from '../core/digest.js';
+import { acceptResourceVersionOperation } from '../core/operations.js';
+import { step } from '../core/reducer.js';
+import { initialState, type CoreState } from '../core/state.js';
+import { defaultClientConfig, type ClientInput, type ResponseOutcome, type StepResult } from '../core/types.js';
+import { canonicalizeUri } from '../core/uri.js';
+
+export const OPERATIONS_PER_SAMPLE = 1_000;
+const TIME_MS_DEFAULT = 300;
+const WARMUP_TIME_MS = 100;
+
+const URI = 'test://static/resource/1';
+export const CANONICAL_URI = 'demo://resource/static/document/architecture.md';
+/** Needs: scheme and host lower-cased, default port dropped, dot segments removed, %7e decoded, %2f upper-cased. */
+export const REWRITTEN_URI = 'HTTP://Example.COM:80/docs/./guide/../%7euser/a%2fb.md';
+const SESSION = 1;
+
+export interface MicroRow {
+  name: string;
+  nsPerOperationMedian: number;
+  samples: number;
+}
+
+/** Written by every task so V8 cannot drop the work. */
+let sink = 0;
+
+interface Prepared {
+  /** Subscription READ_PENDING with one notification read in flight (request `readRequestId`). */
+  readPending: CoreState;
+  readRequestId: number;
+  readResponse: ClientInput;
+  /** Subscription ACTIVE, nothing in flight. */
+  active: CoreState;
+  notification: ClientInput;
+  /** Subscription UPDATE_SEEN with a debounce timer armed at a later deadline than `staleTimer`'s. */
+  updateSeen: CoreState;
+  staleTimer: ClientInput;
+}
+
+function content(text: string): ResponseOutcome {
+  return { type: 'result', result: { contents: [{ uri: URI, mimeType: 'text/plain', text }] } };
+}
+
+function expect(result: StepResult<CoreState>, effectType: string, what: string): StepResult<CoreState> {
+  if (!result.effects.some((effect) => effect.type === effectType)) {
+    const got = result.effects.map((effect) => effect.type).join(', ') || 'no effects';
+    throw new Error(`micro bench setup: ${what} should emit ${effectType}, got ${got}`);
+  }
+  return result;
+}
+
+function lastRequestId(result: StepResult<CoreState>): number {
+  for (let index = result.effects.length - 1; index >= 0; index--) {
+    const effect = result.effects[index]!;
+    if (effect.type === 'RequestSent') return effect.requestId;
+  }
+  throw new Error('micro bench setup: no RequestSent effect');
+}
+
+function subscriptionState(state: CoreState): string {
+  return state.ledger.subscriptions[URI]?.state ?? 'none';
+}
+
+function notificationAt(nowMs: number): ClientInput {
+  return {
+    type: 'NotificationArrived',
+    nowMs,
+    jitter: 7,
+    sessionGeneration: SESSION,
+    method: 'notifications/resources/updated',
+    params: { uri: URI },
+  };
+}
+
+/** Drives the reducer to the states the rows start from, checking each step's effects. */
+export function prepareInputs(): Prepared {
+  let nowMs = 0;
+  const capabilities = { subscribe: true, listChanged: true, snapshotId: false };
+  let result = step(initialState(defaultClientConfig), { type: 'Connected', nowMs, jitter: 1, sessionGeneration: SESSION, capabilities });
+  result = expect(step(result.state, { type: 'SubscribeCommanded', nowMs: (nowMs += 10), jitter: 2, uri: URI }), 'RequestSent', 'subscribe');
+  const subscribeId = lastRequestId(result);
+  result = expect(
+    step(result.state, { type: 'ResponseArrived', nowMs: (nowMs += 10), jitter: 3, sessionGeneration: SESSION, requestId: subscribeId, outcome: { type: 'result', result: {} } }),
+    'RequestSent',
+    'subscribe ACK (initial read)',
+  );
+  const initialReadId = lastRequestId(result);
+  result = expect(
+    step(result.state, { type: 'ResponseArrived', nowMs: (nowMs += 10), jitter: 4, sessionGeneration: SESSION, requestId: initialReadId, outcome: content('v1') }),
+    'VersionAccepted',
+    'initial read response',
+  );
+  const active = result.state;
+  if (subscriptionState(active) !== 'ACTIVE') throw new Error(`micro bench setup: expected ACTIVE, got ${subscriptionState(active)}`);
+
+  const notification = notificationAt((nowMs += 1_000));
+  result = expect(step(active, notification), 'TimerArmed', 'notification on ACTIVE');
+  const firstDeadlineMs = armedDeadline(result, 'debounce:');
+  // A second pulse re-arms the debounce later: a TimerFired carrying the first deadline is now stale.
+  result = expect(step(result.state, notificationAt((nowMs += 100))), 'TimerArmed', 'second notification (re-arm)');
+  const updateSeen = result.state;
+  const secondDeadlineMs = armedDeadline(result, 'debounce:');
+  const staleTimer: ClientInput = { type: 'TimerFired', nowMs: firstDeadlineMs, jitter: 5, timerKey: 'debounce:' + URI, deadlineMs: firstDeadlineMs };
+  const staleResult = step(updateSeen, staleTimer);
+  if (staleResult.effects.length !== 0 || staleResult.state.ledger !== updateSeen.ledger) {
+    throw new Error('micro bench setup: the stale TimerFired is not a no-op');
+  }
+
+  result = expect(
+    step(updateSeen, { type: 'TimerFired', nowMs: secondDeadlineMs, jitter: 6, timerKey: 'debounce:' + URI, deadlineMs: secondDeadlineMs }),
+    'RequestSent',
+    'debounce timer (notification read)',
+  );
+  const readPending = result.state;
+  const readRequestId = lastRequestId(result);
+  if (subscriptionState(readPending) !== 'READ_PENDING') {
+    throw new Error(`micro bench setup: expected READ_PENDING, got ${subscriptionState(readPending)}`);
+  }
+  const readResponse: ClientInput = {
+    type: 'ResponseArrived',
+    nowMs: secondDeadlineMs + 50,
+    jitter: 8,
+    sessionGeneration: SESSION,
+    requestId: readRequestId,
+    outcome: content('v2'),
+  };
+  expect(step(readPending, readResponse), 'VersionAccepted', 'notification read response');
+  if (!acceptResourceVersionOperation(readPending, readRequestId, 'v2', 'text/plain', secondDeadlineMs + 50).value) {
+    throw new Error('micro bench setup: acceptResourceVersionOperation did not accept the prepared read');
+  }
+  return { readPending, readRequestId, readResponse, active, notification, updateSeen, staleTimer };
+}
+
+function armedDeadline(result: StepResult<CoreState>, keyPrefix: string): number {
+  for (const effect of result.effects) {
+    if (effect.type === 'TimerArmed' && effect.timerKey.startsWith(keyPrefix)) return effect.deadlineMs;
+  }
+  throw new Error(`micro bench setup: no ${keyPrefix} timer armed`);
+}
+
+function checkUris(): void {
+  const canonical = canonicalizeUri(CANONICAL_URI);
+  if (!canonical.ok || canonical.uri !== CANONICAL_URI) throw new Error(`micro bench setup: ${CANONICAL_URI} is not canonical`);
+  const rewritten = canonicalizeUri(REWRITTEN_URI);
+  if (!rewritten.ok || rewritten.uri === REWRITTEN_URI) throw new Error(`micro bench setup: ${REWRITTEN_URI} was not rewritten`);
+}
+
+/** Runs every micro-benchmark; `timeMs` is tinybench's time budget per row. */
+export async function runMicro(timeMs = TIME_MS_DEFAULT): Promise<MicroRow[]> {
+  const prepared = prepareInputs();
+  checkUris();
+  const { readPending, readRequestId, readResponse, active, notification, updateSeen, staleTimer } = prepared;
+  const acceptNowMs = readResponse.nowMs;
+  const bench = new Bench({ time: timeMs, warmupTime: WARMUP_TIME_MS });
+  bench.add('step: ResponseArrived accepted through the fence', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(readPending, readResponse).effects.length;
+  });
+  bench.add('step: NotificationArrived (ACTIVE -> UPDATE_SEEN)', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(active, notification).effects.length;
+  });
+  bench.add('step: stale TimerFired (no-op)', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(updateSeen, staleTimer).effects.length;
+  });
+  bench.add('acceptResourceVersionOperation (accepted)', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) {
+      sink += acceptResourceVersionOperation(readPending, readRequestId, 'v2', 'text/plain', acceptNowMs).effects.length;
+    }
+  });
+  bench.add('canonicalizeUri: already canonical', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += canonicalizeUri(CANONICAL_URI).ok ? 1 : 0;
+  });
+  bench.add('canonicalizeUri: needs rewriting', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += canonicalizeUri(REWRITTEN_URI).ok ? 1 : 0;
+  });
+  bench.add('contentDigest (context: part of every accept)', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += contentDigest('v2').length;
+  });
+  await bench.run();
+  if (sink === -1) console.log('unreachable');
+  return bench.tasks.map((task) => {
+    const result = task.result;
+    if (result === undefined || !('latency' in result)) {
+      throw new Error(`micro bench: task "${task.name}" has no latency result (state ${result?.state ?? 'missing'})`);
+    }
+    return {
+      name: task.name,
+      nsPerOperationMedian: (result.latency.p50 * 1e6) / OPERATIONS_PER_SAMPLE,
+      samples: result.latency.samplesCount,
+    };
+  });
+}
