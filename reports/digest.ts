@@ -1,0 +1,314 @@
+/**
+ * What every human-facing report shows, derived once from a `Report` (report.json) so the Markdown, JUnit
+ * and HTML renderers cannot disagree: the verdict line, the reproduce command, the failing invariants with
+ * their recorded replays, the metric rows formatted against their gates, the "sometimes" rows, the totals.
+ * Pure functions of the report; no clock, no I/O.
+ */
+import { replayCommand, sometimesMinimumInterleavings } from '../sim/gate.js';
+import type { MetricReport, RunSpec } from '../sim/gate.js';
+import { invariantExplanations, livenessInvariants, safetyInvariants, type InvariantName } from '../sim/oracle.js';
+import type { Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportShrunk } from './json.js';
+
+/** A latency histogram as report.json carries it: bucket i counts values in [i, i + 1) x bucketMs. */
+export interface Histogram {
+  bucketMs: number;
+  counts: number[];
+  /** Values at or beyond counts.length x bucketMs. */
+  overflow: number;
+}
+
+export type DistributionName = 'convergenceMs' | 'revocationMs';
+
+/** The command that re-runs the whole gate; the same text the CLI prints as "reproduce this run". */
+export function gateCommand(spec: RunSpec): string {
+  return `npx fencesim gate --seed ${spec.seed} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}`;
+}
+
+export function verdictWord(report: Report): 'PASSED' | 'FAILED' {
+  return report.passed ? 'PASSED' : 'FAILED';
+}
+
+/** Options shared by the text renderers. */
+export interface RenderOptions {
+  /** Directory of report.json, to print the shrunk replay file's path; without it the bare file name is shown. */
+  reportDir?: string;
+}
+
+/** "1,000 interleavings of read-race against reference, seed 11" (plain text, no markup). */
+export function runDescription(report: Report): string {
+  const spec = report.runSpec;
+  return `${grouped(report.interleavings)} interleavings of ${spec.scenario} against ${spec.client}, seed ${spec.seed}`;
+}
+
+/**
+ * `report.distributions[name]` when the simulator wrote it and it has the expected shape, else undefined.
+ * Read through `unknown` so this compiles whether or not the `Report` type declares `distributions` yet.
+ */
+export function histogramOf(report: Report, name: DistributionName): Histogram | undefined {
+  const distributions = (report as unknown as { distributions?: unknown }).distributions;
+  if (typeof distributions !== 'object' || distributions === null) return undefined;
+  const candidate = (distributions as Record<string, unknown>)[name];
+  if (typeof candidate !== 'object' || candidate === null) return undefined;
+  const { bucketMs, counts, overflow } = candidate as Record<string, unknown>;
+  if (typeof bucketMs !== 'number' || !(bucketMs > 0) || !Array.isArray(counts)) return undefined;
+  if (!counts.every((count) => typeof count === 'number' && count >= 0)) return undefined;
+  return { bucketMs, counts: counts as number[], overflow: typeof overflow === 'number' && overflow > 0 ? overflow : 0 };
+}
+
+/**
+ * The determinism self-check, or undefined when the report predates it. `checked` 0 means it was off.
+ * Read defensively: an older report.json of the same schema has no `determinism`.
+ */
+export function determinismOf(report: Report): ReportDeterminism | undefined {
+  const determinism = (report as { determinism?: ReportDeterminism }).determinism;
+  return determinism === undefined || determinism === null ? undefined : determinism;
+}
+
+/** One line on the self-check: "30 sampled interleavings (1 %) ran twice more with tracing: all identical". */
+export function determinismText(determinism: ReportDeterminism): string {
+  if (determinism.checked === 0) return 'off (--self-check-ratio 0)';
+  const verdict = determinism.nondeterministic_interleavings === 0 ? 'all identical' : `${grouped(determinism.nondeterministic_interleavings)} NONDETERMINISTIC`;
+  return `${grouped(determinism.checked)} sampled interleavings (${determinism.selfCheckRatioPercent} %) ran twice more with tracing: ${verdict}`;
+}
+
+/** What differed between the two runs of one seed, in one line. */
+export function mismatchText(mismatch: ReportNondeterminism): string {
+  const hashes = `trace hash ${hex(mismatch.firstTraceHash)} then ${hex(mismatch.secondTraceHash)}`;
+  if (mismatch.line === 0) return `interleaving ${mismatch.index}, seed ${mismatch.seed}: ${hashes}; the timelines agree line by line (the difference is in effects a timeline does not show)`;
+  return `interleaving ${mismatch.index}, seed ${mismatch.seed}: ${hashes}; first difference at timeline line ${mismatch.line}: "${mismatch.first.trim()}" then "${mismatch.second.trim()}"`;
+}
+
+export function mismatchReplay(report: Report, mismatch: ReportNondeterminism): string {
+  return replayCommand(mismatch.seed, report.runSpec.scenario, report.runSpec.client);
+}
+
+function hex(value: number): string {
+  return `0x${(value >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+export type ShrinkView = { kind: 'shrunk'; failure: ReportFailure; shrunk: ReportShrunk } | { kind: 'skipped'; failure: ReportFailure; reason: string };
+
+/** The first failure's shrink result, when the gate shrank it (or said why it did not). */
+export function shrinkOf(report: Report): ShrinkView | undefined {
+  const failure = report.failures[0];
+  const shrunk = failure?.shrunk;
+  if (failure === undefined || shrunk === undefined || shrunk === null) return undefined;
+  if ('skipped' in shrunk) return { kind: 'skipped', failure, reason: shrunk.skipped };
+  return { kind: 'shrunk', failure, shrunk };
+}
+
+/** The command that replays the minimal failing run from its replay file. */
+export function shrunkReplayCommand(shrunk: ReportShrunk, options: RenderOptions = {}): string {
+  const dir = options.reportDir;
+  const path = dir === undefined || dir === '' ? shrunk.file : `${dir.replace(/\/+$/, '')}/${shrunk.file}`;
+  return `npx fencesim replay --file ${path}`;
+}
+
+/** "511 → 452 decisions in 1,669 replays, complete (1-minimal)" */
+export function shrinkSummaryText(shrunk: ReportShrunk): string {
+  const state = shrunk.complete ? 'complete (1-minimal)' : `INCOMPLETE (stopped by ${shrunk.stoppedBy})`;
+  return `${grouped(shrunk.decisionsBefore)} → ${grouped(shrunk.decisions)} decisions in ${grouped(shrunk.replays)} replays, ${state}`;
+}
+
+/** "28 lines up to the violation; 23 lines about other resources hidden" */
+export function shrunkTimelineText(shrunk: ReportShrunk): string {
+  return `${grouped(shrunk.timelineLines)} lines up to the violation${shrunk.hiddenLines > 0 ? `; ${grouped(shrunk.hiddenLines)} lines about other resources hidden` : ''}`;
+}
+
+export function histogramTotal(histogram: Histogram): number {
+  let total = histogram.overflow;
+  for (const count of histogram.counts) total += count;
+  return total;
+}
+
+export interface InvariantFinding {
+  name: InvariantName;
+  kind: 'safety' | 'liveness';
+  /** Safety: violations counted. Liveness: interleavings that did not converge. */
+  count: number;
+  explanation: string;
+  /** The recorded failing interleavings whose first violation is this invariant (report.json keeps up to maxFailures). */
+  failures: ReportFailure[];
+}
+
+/** "1 violation", "35 violations", "224 interleavings did not converge". */
+export function findingCountText(finding: InvariantFinding): string {
+  if (finding.kind === 'safety') return `${grouped(finding.count)} violation${finding.count === 1 ? '' : 's'}`;
+  return `${grouped(finding.count)} interleaving${finding.count === 1 ? '' : 's'} did not converge`;
+}
+
+/** Safety invariants with a non-zero counter, then liveness invariants with failing interleavings, oracle order. */
+export function failingInvariants(report: Report): InvariantFinding[] {
+  const findings: InvariantFinding[] = [];
+  const add = (name: InvariantName, kind: 'safety' | 'liveness', count: number): void => {
+    if (count > 0) findings.push({ name, kind, count, explanation: explanationOf(name), failures: failuresOf(report, name) });
+  };
+  for (const name of safetyNames(report)) add(name, 'safety', report.counters[name] ?? 0);
+  for (const name of Object.keys(report.liveness) as InvariantName[]) add(name, 'liveness', report.liveness[name] ?? 0);
+  return findings;
+}
+
+/** The safety counters in report order (the oracle's order), falling back to the oracle's list. */
+export function safetyNames(report: Report): InvariantName[] {
+  const names = Object.keys(report.counters);
+  return (names.length > 0 ? names : [...safetyInvariants]) as InvariantName[];
+}
+
+export function failuresOf(report: Report, invariant: string): ReportFailure[] {
+  return report.failures.filter((failure) => failure.invariant === invariant);
+}
+
+export function explanationOf(name: string): string {
+  return (invariantExplanations as Record<string, string>)[name] ?? '';
+}
+
+export function isLiveness(name: string): boolean {
+  return (livenessInvariants as readonly string[]).includes(name);
+}
+
+export interface MetricRow {
+  name: string;
+  /** The value formatted with its unit, precise enough that it visibly sits on the right side of the gate. */
+  value: string;
+  /** "< 1.2", "≥ 99.9 %", "< 30,000 ms" (`plainGate` spells ≥ as >=). */
+  gate: string;
+  plainGate: string;
+  passed: boolean;
+  /** What was measured: "40,446 notification reads / 74,290 notified changes". */
+  measured: string;
+  /** A caveat a reader needs, or ''. */
+  note: string;
+}
+
+export function metricRows(report: Report): MetricRow[] {
+  return Object.entries(report.metrics).map(([name, metric]) => metricRow(report, name, metric));
+}
+
+function metricRow(report: Report, name: string, metric: MetricReport): MetricRow {
+  const threshold = metric.threshold;
+  const symbol = threshold.comparator === '>=' ? '≥' : threshold.comparator;
+  if (name === 'convergence_60s') {
+    const nonConverging = report.liveness[name] ?? 0;
+    return {
+      name,
+      value: `${preciseNumber(metric.value * 100, threshold.value * 100, threshold.comparator, 2)} %`,
+      gate: `${symbol} ${threshold.value * 100} %`,
+      plainGate: `${threshold.comparator} ${threshold.value * 100} %`,
+      passed: metric.passed,
+      measured: `${grouped(metric.numerator)} of ${grouped(metric.denominator)} changes reflected within 60 s`,
+      note: nonConverging > 0 ? `${grouped(nonConverging)} interleavings had a change not reflected within 60 s` : metric.denominator === 0 ? 'no change was tracked' : '',
+    };
+  }
+  if (name === 'revocation_p99_ms') {
+    return {
+      name,
+      value: metric.denominator === 0 ? 'n/a' : `${grouped(metric.value)} ms`,
+      gate: `${symbol} ${grouped(threshold.value)} ms`,
+      plainGate: `${threshold.comparator} ${grouped(threshold.value)} ms`,
+      passed: metric.passed,
+      measured: `p99 of ${grouped(metric.denominator)} measured revocations`,
+      note: metric.denominator === 0 ? 'no revocation was measured in this run: the gate passes vacuously' : '',
+    };
+  }
+  const measured =
+    name === 'read_amplification'
+      ? `${grouped(metric.numerator)} notification reads / ${grouped(metric.denominator)} notified changes`
+      : `${grouped(metric.numerator)} / ${grouped(metric.denominator)}`;
+  return {
+    name,
+    value: preciseNumber(metric.value, threshold.value, threshold.comparator, 3),
+    gate: `${symbol} ${threshold.value}`,
+    plainGate: `${threshold.comparator} ${threshold.value}`,
+    passed: metric.passed,
+    measured,
+    note: name === 'read_amplification' && metric.denominator === 0 ? 'no notified change in this run' : '',
+  };
+}
+
+/**
+ * `value` with `digits` decimals (trailing zeros trimmed), or more when rounding would put it on the
+ * other side of the gate (99.8996 % must not print as 99.90 % next to a gate of 99.9 %).
+ */
+export function preciseNumber(value: number, gate: number, comparator: '<' | '>=', digits: number): string {
+  const passes = (x: number): boolean => (comparator === '<' ? x < gate : x >= gate);
+  for (let places = digits; places <= 8; places++) {
+    const text = trimZeros(value.toFixed(places));
+    if (passes(Number(text)) === passes(value)) return text;
+  }
+  return String(value);
+}
+
+function trimZeros(text: string): string {
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+
+export type SometimesStatus = 'fired' | 'never fired' | 'not enforced' | 'not required';
+
+export interface SometimesRow {
+  fault: string;
+  fired: number;
+  required: boolean;
+  /** fired: required and fired; never fired: required, enforced and missing (fails the gate);
+   *  not enforced: required and missing in a run too small to enforce it; not required: fired anyway. */
+  status: SometimesStatus;
+  text: string;
+}
+
+/** Whether a run is large enough for the gate to enforce its "sometimes" expectations. */
+export function sometimesEnforced(report: Report): boolean {
+  return report.interleavings >= sometimesMinimumInterleavings;
+}
+
+export function sometimesRows(report: Report): SometimesRow[] {
+  const enforced = sometimesEnforced(report);
+  return Object.entries(report.sometimes).map(([fault, entry]) => {
+    const status: SometimesStatus = !entry.required ? 'not required' : entry.fired > 0 ? 'fired' : enforced ? 'never fired' : 'not enforced';
+    const texts: Record<SometimesStatus, string> = {
+      fired: 'required, fired',
+      'never fired': 'required, NEVER FIRED',
+      'not enforced': `required, never fired (not enforced below ${grouped(sometimesMinimumInterleavings)} interleavings)`,
+      'not required': 'fired (not required)',
+    };
+    return { fault, fired: entry.fired, required: entry.required, status, text: texts[status] };
+  });
+}
+
+export function totalsRows(report: Report): [string, string][] {
+  const totals = report.totals;
+  return [
+    ['events', grouped(totals.events)],
+    ['client steps', grouped(totals.steps)],
+    ['reads', grouped(totals.reads)],
+    ['accepts', grouped(totals.accepts)],
+    ['stale receipts', grouped(totals.staleReceipts)],
+    ['audits', grouped(totals.audits)],
+    ['rejections', grouped(totals.rejections)],
+    ['virtual time', duration(totals.virtualMs)],
+  ];
+}
+
+/** "3.0 s wall, 169 interleavings/s, 68,401 events/s, peak RSS 94.2 MiB, self-check 1.4 s, shrink 62 ms". */
+export function timingText(report: Report): string {
+  const timing = report.timing;
+  const extra = `${timing.selfCheckMs ? `, self-check ${duration(timing.selfCheckMs)}` : ''}${timing.shrinkMs ? `, shrink ${duration(timing.shrinkMs)}` : ''}`;
+  return `${duration(timing.wallMs)} wall, ${grouped(timing.interleavingsPerSecond)} interleavings/s, ${grouped(timing.eventsPerSecond)} events/s, peak RSS ${(timing.peakRssBytes / 1_048_576).toFixed(1)} MiB${extra}`;
+}
+
+/** Integer with thousands separators: 1234567 -> "1,234,567". */
+export function grouped(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const sign = value < 0 ? '-' : '';
+  return sign + Math.round(Math.abs(value)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** A duration for people: "850 ms", "12.3 s", "4 min 05 s", "2 h 03 min". */
+export function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1_000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const wholeSeconds = Math.round(seconds);
+  if (wholeSeconds < 3_600) return `${Math.floor(wholeSeconds / 60)} min ${String(wholeSeconds % 60).padStart(2, '0')} s`;
+  const minutes = Math.round(wholeSeconds / 60);
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
