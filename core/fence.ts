@@ -161,7 +161,9 @@ export function acceptNotFound(d: Draft, requestId: number, request: InflightReq
   d.emit({ type: 'TombstonePending', uri: request.uri, readOrdinal: request.readOrdinal });
   if (sub.state !== 'TOMBSTONE_PENDING') move(d, request.uri, 'not_found_accepted');
   const confirmAfter = d.uriState(request.uri).confirmAfterOrdinal;
-  if (confirmAfter >= 0 && request.readOrdinal > confirmAfter) confirmTombstone(d, request.uri);
+  const catalog = d.l.discovery.catalog;
+  const unlisted = catalog !== null && !catalog.uris.includes(request.uri);
+  if (confirmAfter >= 0 && request.readOrdinal > confirmAfter && unlisted) confirmTombstone(d, request.uri);
   return true;
 }
 

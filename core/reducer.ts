@@ -62,18 +62,18 @@ export function step(state: CoreState, input: ClientInput): StepResult<CoreState
       requestDiscovery(d);
       break;
     case 'CompletenessTaskCommanded':
-      decideCompletenessTask(d, String(input.task));
+      decideCompletenessTask(d, textOf(input.task));
       break;
     case 'ServeCommanded':
-      withUri(d, input.uri, 'serve command', (uri) => serve(d, uri, String(input.subject)));
+      withUri(d, input.uri, 'serve command', (uri) => serve(d, uri, textOf(input.subject)));
       break;
     case 'AuthorizationChanged':
       withUri(d, input.uri, 'authorization feed', (uri) =>
-        input.allowed === false ? learnRevocation(d, uri, String(input.subject), 'feed') : learnGrant(d, uri, String(input.subject)),
+        input.allowed === false ? learnRevocation(d, uri, textOf(input.subject), 'feed') : learnGrant(d, uri, textOf(input.subject)),
       );
       break;
     default:
-      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: `unknown input type ${String((input as { type: unknown }).type)}` } });
+      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: `unknown input type ${typeof (input as { type: unknown }).type === 'string' ? (input as { type: string }).type.slice(0, 200) : typeof (input as { type: unknown }).type}` } });
   }
   return { state: d.commit(), effects: d.effects };
 }
@@ -147,6 +147,11 @@ function armReconcile(d: Draft, uri: string): void {
 
 // -- workload commands ---------------------------------------------------------------------------
 
+/** Workload and feed fields are strings; anything else is shown by its type, never coerced (which can throw). */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : `<${typeof value}>`;
+}
+
 function withUri(d: Draft, rawUri: unknown, where: string, body: (uri: string) => void): void {
   const checked = checkUri(rawUri, where);
   if (!checked.ok) d.emit({ type: 'ProtocolRejected', rejection: checked.rejection });
@@ -195,6 +200,10 @@ function onUnsubscribeCommanded(d: Draft, rawUri: string): void {
 // -- responses ---------------------------------------------------------------------------------
 
 function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, outcome: ResponseOutcome): void {
+  if (!isObject(outcome) || (outcome.type !== 'result' && outcome.type !== 'error')) {
+    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'response outcome must be {type: "result" | "error"}' } });
+    return;
+  }
   const requestId = checkRequestId(rawRequestId);
   if (requestId === null) {
     d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'response id must be a positive integer' } });
@@ -215,6 +224,10 @@ function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, 
 function onReadResponse(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
   const sub = d.subscription(request.uri);
   if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || !isOpen(sub.state)) {
+    // The close fence blocks versions, never knowledge: a permission error is a revocation all the same.
+    if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) {
+      learnRevocation(d, request.uri, sub.subject, 'read');
+    }
     d.emit({
       type: 'AuditWritten',
       kind: 'STALE_AFTER_CLOSE',
@@ -347,7 +360,7 @@ function openDebounce(d: Draft, uri: string, inFlight: number): void {
 
 function onTimer(d: Draft, key: string, deadlineMs: number): void {
   const timer = parseTimerKey(key);
-  if (timer === null || d.timerDeadline(timer.kind, timer.uri) !== deadlineMs) return; // stale firing: a no-op
+  if (timer === null || deadlineMs === -1 || d.timerDeadline(timer.kind, timer.uri) !== deadlineMs) return; // stale firing or disarmed (-1): a no-op
   d.disarmTimer(timer.kind, timer.uri);
   if (timer.kind === 'discover') {
     if (d.l.discovery.running === null) requestDiscovery(d);

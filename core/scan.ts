@@ -272,6 +272,8 @@ function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus): vo
 function reconcileTombstones(d: Draft, listed: ReadonlySet<string>): void {
   for (const uri in d.l.subscriptions) {
     const sub = d.l.subscriptions[uri]!;
+    // Listed again: whatever deletion was pending confirmation is void, whatever state the read is in.
+    if (listed.has(uri)) d.setConfirmAfter(uri, -1);
     if (sub.state !== 'TOMBSTONE_PENDING') continue;
     const idle = d.uriState(uri).inFlight === 0;
     if (listed.has(uri)) {

@@ -126,7 +126,8 @@ export type Action =
    * skewMs 0 fires at the armed deadline; anything else is a wrong deadline; null fires with deadline -1.
    */
   | { kind: 'fire'; advanceMs: number; jitter: number; pick: number; liveOnly: boolean; skewMs: number | null }
-  | { kind: 'respond'; advanceMs: number; jitter: number; pick: number; reply: ReplyKind; text: number; spelling: number }
+  /** Answers (or drops) one outstanding request, among those of the live session only when `liveOnly`. */
+  | { kind: 'respond'; advanceMs: number; jitter: number; pick: number; liveOnly: boolean; reply: ReplyKind; text: number; spelling: number }
   | { kind: 'crash'; advanceMs: number; jitter: number };
 
 export interface OutstandingRequest {
@@ -155,7 +156,7 @@ export interface TraceStep {
   before: CoreState;
   after: CoreState;
   effects: ClientEffect[];
-  /** Serialized `before`, taken before the step ran (to prove it was not mutated). */
+  /** Serialized `before`, taken before the step ran (to prove it was not mutated); '' unless snapshots. */
   beforeJson: string;
   /** For responses: the request answered. */
   answered: OutstandingRequest | null;
@@ -176,138 +177,150 @@ export interface Trace {
   final: CoreState;
 }
 
+export interface DriveOptions {
+  /** Serialize every state before its step into `beforeJson` (to prove the step did not mutate it). */
+  snapshots: boolean;
+}
+
 export const textPool: readonly string[] = ['alpha', 'beta', 'gamma', '', 'delta\nline 2'];
 
 /** Runs actions against the reference reducer. Throws if step throws (e.g. on a frozen-state write). */
-export function drive(actions: readonly Action[], config: ClientConfig = testConfig()): Trace {
-  let state: CoreState = initialState(deepFreeze({ ...config }));
-  let nowMs = 0;
-  let isConnected = false;
-  let session = 0;
-  const outstanding: OutstandingRequest[] = [];
-  const timers: ArmedTimer[] = [];
-  const wanted = new Set<string>();
-  const steps: TraceStep[] = [];
+export function drive(actions: readonly Action[], config: ClientConfig = testConfig(), options: DriveOptions = { snapshots: false }): Trace {
+  const driver = new ModelDriver(initialState(deepFreeze({ ...config })), options);
+  const steps = actions.map((action) => driver.run(action));
+  return { steps, final: driver.state };
+}
 
-  const endSession = (): void => {
-    for (const request of outstanding) request.sessionAlive = false;
-    for (const timer of timers) timer.live = false;
-  };
+/** What the driver knows from the outside: sessions, outstanding requests, armed timers, wanted URIs. */
+class ModelDriver {
+  nowMs = 0;
+  private connected = false;
+  private session = 0;
+  private readonly outstanding: OutstandingRequest[] = [];
+  private readonly timers: ArmedTimer[] = [];
+  private readonly wanted = new Set<string>();
+  private stepCount = 0;
 
-  for (const action of actions) {
-    nowMs += action.advanceMs;
-    const before = deepFreeze(state);
-    const beforeJson = JSON.stringify(before);
+  constructor(
+    public state: CoreState,
+    private readonly options: DriveOptions,
+  ) {}
+
+  run(action: Action): TraceStep {
+    this.nowMs += action.advanceMs;
+    const before = deepFreeze(this.state);
     const record: TraceStep = {
       action,
       input: null,
       before,
       after: before,
       effects: [],
-      beforeJson,
+      beforeJson: this.options.snapshots ? JSON.stringify(before) : '',
       answered: null,
       answeredText: null,
       timer: null,
-      wantedBefore: [...wanted].sort(),
-      connectedBefore: isConnected,
-      sessionBefore: session,
+      wantedBefore: [...this.wanted].sort(),
+      connectedBefore: this.connected,
+      sessionBefore: this.session,
       crashed: false,
     };
-    let input: ClientInput | null = null;
-    switch (action.kind) {
-      case 'connect':
-        session += 1;
-        input = {
-          type: 'Connected',
-          nowMs,
-          jitter: action.jitter,
-          sessionGeneration: session,
-          capabilities: action.subscribe ? capabilitiesSubscribe : capabilitiesPollOnly,
-        };
-        endSession();
-        isConnected = true;
-        break;
-      case 'disconnect':
-        input = { type: 'Disconnected', nowMs, jitter: action.jitter, sessionGeneration: session };
-        if (isConnected) endSession();
-        isConnected = false;
-        break;
-      case 'subscribe':
-        input = { type: 'SubscribeCommanded', nowMs, jitter: action.jitter, uri: spellingOf(action.resource, action.spelling) };
-        wanted.add(canonicalOf(action.resource));
-        break;
-      case 'unsubscribe': {
-        const uri = canonicalOf(action.resource);
-        input = { type: 'UnsubscribeCommanded', nowMs, jitter: action.jitter, uri: spellingOf(action.resource, action.spelling) };
-        wanted.delete(uri);
-        for (const request of outstanding) if (request.sent.uri === uri) request.unsubscribedSince = true;
-        break;
-      }
-      case 'notify':
-        input = {
-          type: 'NotificationArrived',
-          nowMs,
-          jitter: action.jitter,
-          sessionGeneration: action.oldSession ? session - 1 : session,
-          method: 'notifications/resources/updated',
-          params: { uri: spellingOf(action.resource, action.spelling) },
-        };
-        break;
-      case 'fire': {
-        const candidates = action.liveOnly ? timers.filter((timer) => timer.live) : timers;
-        if (candidates.length === 0) break;
-        const armed = candidates[action.pick % candidates.length]!;
-        const deadlineMs = action.skewMs === null ? -1 : armed.deadlineMs + action.skewMs;
-        if (deadlineMs > nowMs) nowMs = deadlineMs;
-        input = { type: 'TimerFired', nowMs, jitter: action.jitter, timerKey: armed.timerKey, deadlineMs };
-        // Live only if it matches the current arming of its key (a re-arming may repeat the same deadline).
-        const current = timers.find((timer) => timer.live && timer.timerKey === armed.timerKey && timer.deadlineMs === deadlineMs);
-        record.timer = { armed: { ...armed }, staleByModel: current === undefined };
-        if (current !== undefined) current.live = false;
-        break;
-      }
-      case 'respond': {
-        if (outstanding.length === 0) break;
-        const [request] = outstanding.splice(action.pick % outstanding.length, 1);
-        if (action.reply === 'drop') break;
-        record.answered = { ...request! };
-        input = {
-          type: 'ResponseArrived',
-          nowMs,
-          jitter: action.jitter,
-          sessionGeneration: request!.sent.sessionGeneration,
-          requestId: request!.sent.requestId,
-          outcome: replyOutcome(request!.sent, action, record),
-        };
-        break;
-      }
-      case 'crash':
-        state = recoverFromLedger(state.config, jsonCopy(durableLedger(state)));
-        endSession();
-        for (const request of outstanding) request.crashedSince = true;
-        isConnected = false;
-        record.crashed = true;
-        record.after = deepFreeze(state);
-        break;
-    }
+    const input = this.inputFor(action, record);
     if (input !== null) {
       record.input = deepFreeze(input);
       const result = step(before, input);
-      state = result.state;
-      record.after = deepFreeze(state);
+      this.state = result.state;
+      record.after = deepFreeze(result.state);
       record.effects = result.effects;
-      for (const effect of result.effects) {
-        if (effect.type === 'RequestSent') {
-          outstanding.push({ sent: effect, sentAtStep: steps.length, sessionAlive: true, crashedSince: false, unsubscribedSince: false });
-        } else if (effect.type === 'TimerArmed') {
-          for (const timer of timers) if (timer.timerKey === effect.timerKey) timer.live = false;
-          timers.push({ timerKey: effect.timerKey, deadlineMs: effect.deadlineMs, live: true });
-        }
+      this.observe(result.effects);
+    }
+    this.stepCount += 1;
+    return record;
+  }
+
+  /** The input an action delivers now (null when it delivers none), updating the model's view first. */
+  private inputFor(action: Action, record: TraceStep): ClientInput | null {
+    const { nowMs } = this;
+    switch (action.kind) {
+      case 'connect': {
+        this.session += 1;
+        this.endSession();
+        this.connected = true;
+        const capabilities = action.subscribe ? capabilitiesSubscribe : capabilitiesPollOnly;
+        return { type: 'Connected', nowMs, jitter: action.jitter, sessionGeneration: this.session, capabilities };
+      }
+      case 'disconnect':
+        if (this.connected) this.endSession();
+        this.connected = false;
+        return { type: 'Disconnected', nowMs, jitter: action.jitter, sessionGeneration: this.session };
+      case 'subscribe':
+        this.wanted.add(canonicalOf(action.resource));
+        return { type: 'SubscribeCommanded', nowMs, jitter: action.jitter, uri: spellingOf(action.resource, action.spelling) };
+      case 'unsubscribe': {
+        const uri = canonicalOf(action.resource);
+        this.wanted.delete(uri);
+        for (const request of this.outstanding) if (request.sent.uri === uri) request.unsubscribedSince = true;
+        return { type: 'UnsubscribeCommanded', nowMs, jitter: action.jitter, uri: spellingOf(action.resource, action.spelling) };
+      }
+      case 'notify': {
+        const sessionGeneration = action.oldSession ? this.session - 1 : this.session;
+        const params = { uri: spellingOf(action.resource, action.spelling) };
+        return { type: 'NotificationArrived', nowMs, jitter: action.jitter, sessionGeneration, method: 'notifications/resources/updated', params };
+      }
+      case 'fire':
+        return this.fire(action, record);
+      case 'respond':
+        return this.respond(action, record);
+      case 'crash':
+        this.state = recoverFromLedger(this.state.config, jsonCopy(durableLedger(this.state)));
+        this.endSession();
+        for (const request of this.outstanding) request.crashedSince = true;
+        this.connected = false;
+        record.crashed = true;
+        record.after = deepFreeze(this.state);
+        return null;
+    }
+  }
+
+  private fire(action: Extract<Action, { kind: 'fire' }>, record: TraceStep): ClientInput | null {
+    const candidates = action.liveOnly ? this.timers.filter((timer) => timer.live) : this.timers;
+    if (candidates.length === 0) return null;
+    const armed = candidates[action.pick % candidates.length]!;
+    const deadlineMs = action.skewMs === null ? -1 : armed.deadlineMs + action.skewMs;
+    if (deadlineMs > this.nowMs) this.nowMs = deadlineMs;
+    // Live only if it matches the current arming of its key (a re-arming may repeat the same deadline).
+    const current = this.timers.find((timer) => timer.live && timer.timerKey === armed.timerKey && timer.deadlineMs === deadlineMs);
+    record.timer = { armed: { ...armed }, staleByModel: current === undefined };
+    if (current !== undefined) current.live = false;
+    return { type: 'TimerFired', nowMs: this.nowMs, jitter: action.jitter, timerKey: armed.timerKey, deadlineMs };
+  }
+
+  private respond(action: Extract<Action, { kind: 'respond' }>, record: TraceStep): ClientInput | null {
+    const candidates = action.liveOnly ? this.outstanding.filter((request) => request.sessionAlive && !request.crashedSince) : this.outstanding;
+    if (candidates.length === 0) return null;
+    const request = candidates[action.pick % candidates.length]!;
+    this.outstanding.splice(this.outstanding.indexOf(request), 1);
+    if (action.reply === 'drop') return null;
+    record.answered = { ...request };
+    const outcome = replyOutcome(request.sent, action, record);
+    return { type: 'ResponseArrived', nowMs: this.nowMs, jitter: action.jitter, sessionGeneration: request.sent.sessionGeneration, requestId: request.sent.requestId, outcome };
+  }
+
+  /** Learns what the step announced: requests to answer later and timers to fire later. */
+  private observe(effects: readonly ClientEffect[]): void {
+    for (const effect of effects) {
+      if (effect.type === 'RequestSent') {
+        this.outstanding.push({ sent: effect, sentAtStep: this.stepCount, sessionAlive: true, crashedSince: false, unsubscribedSince: false });
+      } else if (effect.type === 'TimerArmed') {
+        for (const timer of this.timers) if (timer.timerKey === effect.timerKey) timer.live = false;
+        this.timers.push({ timerKey: effect.timerKey, deadlineMs: effect.deadlineMs, live: true });
       }
     }
-    steps.push(record);
   }
-  return { steps, final: state };
+
+  private endSession(): void {
+    for (const request of this.outstanding) request.sessionAlive = false;
+    for (const timer of this.timers) timer.live = false;
+  }
 }
 
 function replyOutcome(sent: EffectOf<'RequestSent'>, action: Extract<Action, { kind: 'respond' }>, record: TraceStep): ResponseOutcome {
