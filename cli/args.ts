@@ -8,6 +8,7 @@ import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { clientNames, findClient } from '../scenarios/clients.js';
 import { findScenario, scenarioNames } from '../scenarios/catalog.js';
+import { allInvariants, type InvariantName } from '../sim/oracle.js';
 import { parseSeed } from '../sim/prng.js';
 
 /** Bad usage or bad input: printed on stderr, exit code 2. */
@@ -30,7 +31,15 @@ interface ValueKinds {
   seed: number;
   scenario: Scenario;
   client: ClientUnderTest<any>;
+  /** A directory. */
   path: string;
+  /** A file. */
+  file: string;
+  invariant: InvariantName;
+  /** An integer percentage from 0 to 100. */
+  percent: number;
+  /** A positive integer number of milliseconds. */
+  milliseconds: number;
   /** Takes no value. */
   flag: boolean;
 }
@@ -66,6 +75,20 @@ const valueParsers: Record<Exclude<ValueKind, 'flag'>, ValueParser> = {
     if (text.length === 0) throw new UsageError(`--${option}: the directory name is empty`, command);
     return text;
   },
+  file: (option, text, command) => {
+    if (text.length === 0) throw new UsageError(`--${option}: the file name is empty`, command);
+    return text;
+  },
+  invariant: (option, text, command) => {
+    if (!(allInvariants as readonly string[]).includes(text)) throw new UsageError(unknownName(option, 'invariant', text, allInvariants), command);
+    return text as InvariantName;
+  },
+  percent: (option, text, command) => {
+    const value = parseInteger(option, text, 0, command);
+    if (value > 100) throw new UsageError(`--${option}: ${JSON.stringify(text)} is above 100; expected an integer percentage from 0 to 100`, command);
+    return value;
+  },
+  milliseconds: (option, text, command) => parseInteger(option, text, 1, command),
 };
 
 /** True when `argv` asks for this command's help (`--help` or `-h` anywhere). */
@@ -118,6 +141,10 @@ function placeholder(kind: ValueKind): string {
     scenario: 'NAME',
     client: 'NAME',
     path: 'DIR',
+    file: 'FILE',
+    invariant: 'NAME',
+    percent: 'P',
+    milliseconds: 'MS',
     flag: '',
   };
   return names[kind];

@@ -29,7 +29,7 @@ function capture(overrides: Partial<Io> = {}): Captured {
     stderr: (text) => void err.push(text),
     stderrIsTty: false,
     stderrColumns: 100,
-    nowMs: () => (clockMs += 7),
+    nowMs: () => (clockMs += 1),
     randomSeed: () => 4242,
     peakRssBytes: () => 1_000_000,
     ...overrides,
@@ -80,6 +80,13 @@ describe('bad usage exits 2 with a message naming the argument', () => {
     ['bench with zero repetitions', ['bench', '--repetitions', '0'], ['--repetitions', 'minimum 1']],
     ['flag given a value', ['bench', '--json=yes'], ['--json takes no value']],
     ['help for an unknown command', ['help', 'nope'], ['unknown command "nope"']],
+    ['self-check ratio above 100', ['gate', '--self-check-ratio', '101'], ['--self-check-ratio', 'above 100']],
+    ['fractional self-check ratio', ['gate', '--self-check-ratio', '0.5'], ['--self-check-ratio', 'integers only']],
+    ['no-shrink given a value', ['gate', '--no-shrink=1'], ['--no-shrink takes no value']],
+    ['shrink without an interleaving', ['shrink', '--scenario', 'swarm'], ['missing required option --seed', '--file']],
+    ['shrink with an unknown invariant', ['shrink', '--seed', '1', '--scenario', 'swarm', '--client', 'reference', '--invariant', 'nope'], ['--invariant', 'unknown invariant "nope"', 'version_regression']],
+    ['shrink with a zero budget', ['shrink', '--seed', '1', '--scenario', 'swarm', '--client', 'reference', '--budget-ms', '0'], ['--budget-ms', 'minimum 1']],
+    ['replay with an empty file name', ['replay', '--file='], ['--file: the file name is empty']],
   ];
   it.each(cases)('%s', async (_name, argv, fragments) => {
     const result = await run(argv);
@@ -105,7 +112,8 @@ describe('help', () => {
   it.each([['help'], ['--help'], ['-h']])('%s prints the usage and exits 0', async (flag) => {
     const result = await run([flag]);
     expect(result.code).toBe(0);
-    for (const command of ['gate', 'replay', 'list', 'bench']) expect(result.stdout).toContain(`fencesim ${command}`);
+    for (const command of ['gate', 'replay', 'shrink', 'list', 'bench']) expect(result.stdout).toContain(`fencesim ${command}`);
+    expect(result.stdout).toContain('4 nondeterminism');
   });
 
   it('gate --help prints only the gate usage and runs nothing', async () => {
@@ -119,7 +127,7 @@ describe('help', () => {
 describe('gate', () => {
   const reportKeys = [
     'schema', 'runSpec', 'interleavings', 'passed', 'reasons', 'counters', 'liveness', 'metrics', 'thresholds',
-    'coverage', 'faults', 'sometimes', 'totals', 'failures', 'timing',
+    'coverage', 'faults', 'sometimes', 'totals', 'failures', 'determinism', 'timing',
   ];
 
   it('reference on swarm passes and writes report.json with the schema and all eleven counters', async () => {
@@ -137,7 +145,8 @@ describe('gate', () => {
     expect(Object.keys(json.counters)).toHaveLength(11);
     expect(Object.keys(json.faults)).toEqual([...faultNames]);
     expect(Object.keys(json.totals)).toEqual(['events', 'steps', 'reads', 'staleReceipts', 'audits', 'rejections', 'accepts', 'virtualMs']);
-    expect(Object.keys(json.timing)).toEqual(['wallMs', 'interleavingsPerSecond', 'eventsPerSecond', 'peakRssBytes']);
+    expect(Object.keys(json.timing)).toEqual(['wallMs', 'interleavingsPerSecond', 'eventsPerSecond', 'peakRssBytes', 'selfCheckMs', 'shrinkMs']);
+    expect(json.determinism).toEqual({ selfCheckRatioPercent: 1, checked: 3, nondeterministic_interleavings: 0, mismatches: [] });
     expect(json.coverage.total).toBe(json.coverage.edges.length);
   });
 
@@ -149,7 +158,7 @@ describe('gate', () => {
     const second = join(scratch, `same-${client}-2`);
     const argv = ['gate', '--interleavings', '300', '--seed', '1', '--client', client, '--scenario', scenario];
     await run([...argv, '--out', first]);
-    await run([...argv, '--out', second], { nowMs: (() => { let t = 0; return () => (t += 13); })(), peakRssBytes: () => 5 });
+    await run([...argv, '--out', second], { nowMs: (() => { let t = 0; return () => (t += 2); })(), peakRssBytes: () => 5 });
     const a = await readReport(first);
     const b = await readReport(second);
     expect(a.json.timing).not.toEqual(b.json.timing);

@@ -2,13 +2,14 @@
  * The fencesim command line. `main` dispatches to one command and returns its exit code; it never calls
  * process.exit, so bin/fencesim.js (and tests, through the optional Io) decide what to do with it.
  * Exit codes: 0 success / gate passed, 1 gate failed / violation reproduced, 2 bad usage or input,
- * 3 internal error.
+ * 3 internal error, 4 nondeterminism (the gate's self-check got two different traces for one seed).
  */
 import { closest, UsageError, wantsHelp } from './args.js';
 import { benchCommand } from './commands/bench.js';
 import { gateCommand } from './commands/gate.js';
 import { listCommand } from './commands/list.js';
 import { replayCommandRun } from './commands/replay.js';
+import { shrinkCommand } from './commands/shrink.js';
 import { processIo, type Io } from './io.js';
 import { commandNames, commandUsageText, isCommandName, usageText, type CommandName } from './usage.js';
 
@@ -16,12 +17,14 @@ export const exitPassed = 0;
 export const exitFailed = 1;
 export const exitUsage = 2;
 export const exitInternal = 3;
+export const exitNondeterministic = 4;
 
 type Command = (argv: readonly string[], io: Io) => Promise<number>;
 
 const commands: Record<Exclude<CommandName, 'help'>, Command> = {
   gate: gateCommand,
   replay: replayCommandRun,
+  shrink: shrinkCommand,
   list: listCommand,
   bench: benchCommand,
 };

@@ -2,7 +2,8 @@
  * The gate summary printed after a run, rendered from the JSON report only (like every other report),
  * so what a person reads and what CI archives cannot disagree.
  */
-import type { Report } from '../reports/json.js';
+import { dirname, join } from 'node:path';
+import type { Report, ReportFailure } from '../reports/json.js';
 import { columns, duration, grouped, mebibytes } from './format.js';
 
 /** Failures shown in full on the terminal; report.json holds up to --max-failures. */
@@ -18,7 +19,8 @@ export function summaryLines(report: Report, reportPath: string): string[] {
     ...sometimesSection(report),
     ...coverageSection(report),
     ...totalsSection(report),
-    ...failuresSection(report),
+    ...failuresSection(report, reportPath),
+    ...determinismSection(report),
     `report: ${reportPath}`,
     timingLine(report),
     `gate ${report.passed ? 'PASSED' : 'FAILED'}`,
@@ -80,7 +82,7 @@ function totalsSection(report: Report): string[] {
   return ['totals:', ...columns(rows)];
 }
 
-function failuresSection(report: Report): string[] {
+function failuresSection(report: Report, reportPath: string): string[] {
   const failures = report.failures;
   if (failures.length === 0) return ['failures: none'];
   const shown = failures.slice(0, failuresShown);
@@ -89,10 +91,47 @@ function failuresSection(report: Report): string[] {
     lines.push(`  ${failure.replay}`);
     lines.push(`    ${failure.invariant} at ${failure.timeMs} ms on ${failure.uri}: ${failure.detail}`);
   }
+  return [...lines, ...shrunkSection(failures[0]!, reportPath)];
+}
+
+/** The first failure's minimal replay: how it was shrunk, where it is, and its timeline. */
+function shrunkSection(failure: ReportFailure, reportPath: string): string[] {
+  const shrunk = failure.shrunk;
+  if (shrunk === undefined) return [];
+  if ('skipped' in shrunk) return [`first failure ${shrunk.skipped}`];
+  const file = join(dirname(reportPath), shrunk.file);
+  const state = shrunk.complete ? 'complete (1-minimal)' : `INCOMPLETE (stopped by ${shrunk.stoppedBy})`;
+  return [
+    `first failure shrunk: ${shrunk.decisionsBefore} → ${shrunk.decisions} decisions in ${grouped(shrunk.replays)} replays, ${state}`,
+    `  replay it: npx fencesim replay --file ${file}`,
+    `  minimal timeline (${shrunk.timelineLines} lines up to the violation${shrunk.hiddenLines > 0 ? `; ${shrunk.hiddenLines} lines about other resources hidden` : ''}):`,
+    ...shrunk.timeline.map((line) => `  ${line}`),
+  ];
+}
+
+function determinismSection(report: Report): string[] {
+  const determinism = report.determinism;
+  if (determinism.checked === 0) return ['determinism self-check: off'];
+  const verdict = determinism.nondeterministic_interleavings === 0 ? 'all identical' : `${determinism.nondeterministic_interleavings} NONDETERMINISTIC`;
+  const lines = [`determinism self-check: ${determinism.checked} interleavings (${determinism.selfCheckRatioPercent} %) run twice more with tracing: ${verdict}`];
+  for (const mismatch of determinism.mismatches.slice(0, failuresShown)) {
+    lines.push(`  interleaving ${mismatch.index}, seed ${mismatch.seed}: trace hash ${hex(mismatch.firstTraceHash)} then ${hex(mismatch.secondTraceHash)}`);
+    if (mismatch.line === 0) {
+      lines.push('    the timelines agree line by line: the difference is in effects a timeline does not show (armed timers, derived entries)');
+    } else {
+      lines.push(`    first difference at timeline line ${mismatch.line}:`, `      first run:  ${mismatch.first.trim()}`, `      second run: ${mismatch.second.trim()}`);
+    }
+    lines.push(`    replay it: npx fencesim replay --seed ${mismatch.seed} --scenario ${report.runSpec.scenario} --client ${report.runSpec.client}`);
+  }
   return lines;
+}
+
+function hex(value: number): string {
+  return `0x${(value >>> 0).toString(16).padStart(8, '0')}`;
 }
 
 function timingLine(report: Report): string {
   const timing = report.timing;
-  return `timing: ${duration(timing.wallMs)} wall, ${grouped(timing.interleavingsPerSecond)} interleavings/s, ${grouped(timing.eventsPerSecond)} events/s, peak RSS ${mebibytes(timing.peakRssBytes)}`;
+  const extra = `${timing.selfCheckMs ? `, self-check ${duration(timing.selfCheckMs)}` : ''}${timing.shrinkMs ? `, shrink ${duration(timing.shrinkMs)}` : ''}`;
+  return `timing: ${duration(timing.wallMs)} wall, ${grouped(timing.interleavingsPerSecond)} interleavings/s, ${grouped(timing.eventsPerSecond)} events/s, peak RSS ${mebibytes(timing.peakRssBytes)}${extra}`;
 }

@@ -224,6 +224,8 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   const discovery = d.mutableDiscovery();
   discovery.running = null;
   d.setScanCursor(null);
+  // Any complete pass that lists a URI voids a pending deletion confirmation for it, published or not.
+  for (const uri of uris) if (d.uriState(uri).confirmAfterOrdinal >= 0) d.setConfirmAfter(uri, -1);
   const proven = complete.pass === 'SNAPSHOT' && !complete.snapshotForged && complete.snapshotIds.length === 1;
   if (proven) {
     publish(d, complete, 'SNAPSHOT_PROVEN');
@@ -274,12 +276,14 @@ function reconcileTombstones(d: Draft, listed: ReadonlySet<string>): void {
     const sub = d.l.subscriptions[uri]!;
     // Listed again: whatever deletion was pending confirmation is void, whatever state the read is in.
     if (listed.has(uri)) d.setConfirmAfter(uri, -1);
-    if (sub.state !== 'TOMBSTONE_PENDING') continue;
+    const pending = d.uriState(uri).confirmAfterOrdinal >= 0;
+    if (sub.state !== 'TOMBSTONE_PENDING' && !(pending && !listed.has(uri))) continue;
     const idle = d.uriState(uri).inFlight === 0;
     if (listed.has(uri)) {
       d.setConfirmAfter(uri, -1);
       if (idle) issueRead(d, uri, 'reappeared');
     } else {
+      // Only a not-found read issued after THIS catalog may confirm: reads already in flight are too old.
       d.setConfirmAfter(uri, sub.lastIssuedOrdinal);
       if (idle) issueRead(d, uri, 'tombstone-check');
     }

@@ -21,6 +21,59 @@ export interface ReportTiming {
   interleavingsPerSecond: number;
   eventsPerSecond: number;
   peakRssBytes: number;
+  /** Wall time of the determinism self-check and of shrinking the first failure (0 when not run). */
+  selfCheckMs?: number;
+  shrinkMs?: number;
+}
+
+/** The first failure, shrunk (`fencesim gate` does it unless --no-shrink). Deterministic unless the budget stopped it. */
+export interface ReportShrunk {
+  /** The minimal replay file, relative to report.json's directory: `fencesim replay --file DIR/<file>`. */
+  file: string;
+  invariant: InvariantName;
+  /** Decisions in the file (a strict replay consumes exactly these), and in the original run up to the violation. */
+  decisions: number;
+  decisionsBefore: number;
+  /** Replays the shrinker ran. */
+  replays: number;
+  /** True when the result is 1-minimal; false when the attempt bound or the wall-clock budget stopped it. */
+  complete: boolean;
+  stoppedBy: string;
+  /** The minimal timeline up to the violation, focused on the violation's resources. */
+  timelineLines: number;
+  /** Lines of that timeline left out because they are only about other resources. */
+  hiddenLines: number;
+  timeline: string[];
+}
+
+/** Why the gate did not shrink its first failure (`--no-shrink`, or the failure did not reproduce on replay). */
+export interface ReportShrinkSkipped {
+  skipped: string;
+}
+
+/** One sampled interleaving whose two traced runs disagreed. */
+export interface ReportNondeterminism {
+  index: number;
+  seed: number;
+  firstTraceHash: number;
+  secondTraceHash: number;
+  /** First timeline line (1-based) where the two runs differ, with both versions; 0 when the timelines agree. */
+  line: number;
+  first: string;
+  second: string;
+}
+
+/** The determinism self-check: a sample of interleavings run twice with tracing, trace hashes compared. */
+export interface ReportDeterminism {
+  selfCheckRatioPercent: number;
+  checked: number;
+  nondeterministic_interleavings: number;
+  mismatches: ReportNondeterminism[];
+}
+
+export interface ReportExtras {
+  determinism?: ReportDeterminism;
+  shrunk?: ReportShrunk | ReportShrinkSkipped;
 }
 
 export interface ReportTotals {
@@ -46,6 +99,8 @@ export interface ReportFailure {
   detail: string;
   /** The command that replays exactly this interleaving. */
   replay: string;
+  /** Only on failures[0] of a gate that shrinks. */
+  shrunk?: ReportShrunk | ReportShrinkSkipped;
 }
 
 export interface Report {
@@ -66,18 +121,34 @@ export interface Report {
   sometimes: Record<string, { fired: number; required: boolean }>;
   totals: ReportTotals;
   failures: ReportFailure[];
+  determinism: ReportDeterminism;
   /** The only part that differs between identical runs. */
   timing: ReportTiming;
 }
 
-export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, coverage: Coverage, timing: ReportTiming): Report {
+const determinismNotChecked: ReportDeterminism = { selfCheckRatioPercent: 0, checked: 0, nondeterministic_interleavings: 0, mismatches: [] };
+
+/**
+ * The report of one gate run. A nondeterministic interleaving found by the self-check fails the gate on
+ * its own (`nondeterministic_interleavings` > 0), whatever the safety counters say.
+ */
+export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, coverage: Coverage, timing: ReportTiming, extras: ReportExtras = {}): Report {
   const spec = accumulator.spec;
+  const determinism = determinismOf(extras.determinism ?? determinismNotChecked);
+  const reasons = [...verdict.reasons];
+  if (determinism.nondeterministic_interleavings > 0) {
+    reasons.push(
+      `nondeterministic_interleavings: ${determinism.nondeterministic_interleavings} of ${determinism.checked} sampled interleavings gave different trace hashes on two runs of the same seed`,
+    );
+  }
+  const failures = accumulator.failures.map(failureOf);
+  if (failures.length > 0 && extras.shrunk !== undefined) failures[0]!.shrunk = shrunkOf(extras.shrunk);
   return {
     schema: reportSchema,
     runSpec: { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures },
     interleavings: accumulator.interleavings,
-    passed: verdict.passed,
-    reasons: [...verdict.reasons],
+    passed: verdict.passed && determinism.nondeterministic_interleavings === 0,
+    reasons,
     counters: { ...verdict.counters },
     liveness: { ...verdict.liveness },
     metrics: metricsOf(verdict),
@@ -86,8 +157,16 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
     faults: faultsOf(accumulator),
     sometimes: sometimesOf(verdict),
     totals: totalsOf(accumulator),
-    failures: accumulator.failures.map(failureOf),
-    timing: { wallMs: timing.wallMs, interleavingsPerSecond: timing.interleavingsPerSecond, eventsPerSecond: timing.eventsPerSecond, peakRssBytes: timing.peakRssBytes },
+    failures,
+    determinism,
+    timing: {
+      wallMs: timing.wallMs,
+      interleavingsPerSecond: timing.interleavingsPerSecond,
+      eventsPerSecond: timing.eventsPerSecond,
+      peakRssBytes: timing.peakRssBytes,
+      selfCheckMs: timing.selfCheckMs ?? 0,
+      shrinkMs: timing.shrinkMs ?? 0,
+    },
   };
 }
 
@@ -171,5 +250,38 @@ function failureOf(failure: GateAccumulator['failures'][number]): ReportFailure 
     uri: failure.uri,
     detail: failure.detail,
     replay: failure.replay,
+  };
+}
+
+function determinismOf(determinism: ReportDeterminism): ReportDeterminism {
+  return {
+    selfCheckRatioPercent: determinism.selfCheckRatioPercent,
+    checked: determinism.checked,
+    nondeterministic_interleavings: determinism.nondeterministic_interleavings,
+    mismatches: determinism.mismatches.map((mismatch) => ({
+      index: mismatch.index,
+      seed: mismatch.seed,
+      firstTraceHash: mismatch.firstTraceHash,
+      secondTraceHash: mismatch.secondTraceHash,
+      line: mismatch.line,
+      first: mismatch.first,
+      second: mismatch.second,
+    })),
+  };
+}
+
+function shrunkOf(shrunk: ReportShrunk | ReportShrinkSkipped): ReportShrunk | ReportShrinkSkipped {
+  if ('skipped' in shrunk) return { skipped: shrunk.skipped };
+  return {
+    file: shrunk.file,
+    invariant: shrunk.invariant,
+    decisions: shrunk.decisions,
+    decisionsBefore: shrunk.decisionsBefore,
+    replays: shrunk.replays,
+    complete: shrunk.complete,
+    stoppedBy: shrunk.stoppedBy,
+    timelineLines: shrunk.timelineLines,
+    hiddenLines: shrunk.hiddenLines,
+    timeline: [...shrunk.timeline],
   };
 }

@@ -2,48 +2,22 @@
  * The named scenarios. Each draws its interleaving plan from the chooser only, names the invariants it
  * targets, the naive clients it must catch, and the faults that must fire ("sometimes").
  */
-import type { Chooser } from '../sim/chooser.js';
-import { implementedFaults, ratio, type FaultName, type FaultPlan, type Ratio } from '../sim/faults.js';
-import { defaultNetwork, type InterleavingPlan, type ResourceSpec, type WorkloadPlan } from '../sim/plan.js';
+import { capabilityFaults, implementedFaults, ratio, type FaultName, type FaultPlan, type Ratio } from '../sim/faults.js';
+import { defaultServer } from '../sim/plan.js';
+import { cursorCycle, forgedSnapshotId, multiPageLostNotifications } from './discovery.js';
 import type { Scenario } from './scenario.js';
+import {
+  catalogResources,
+  confusableResources,
+  discoveryWorkload,
+  drawServer,
+  plainResources,
+  plan,
+  servingWorkload,
+  workload,
+} from './shape.js';
 
-const healPhaseMs = 65_000;
-
-const plainResources: ResourceSpec[] = [
-  { uri: 'demo://resource/static/document/architecture.md', mimeType: 'text/markdown' },
-  { uri: 'file:///project/src/index.ts', mimeType: 'text/x-typescript' },
-  { uri: 'test://static/resource/1', mimeType: 'text/plain' },
-  { uri: 'test://static/resource/2', mimeType: 'text/plain' },
-];
-
-/** `a%2Fb` and `a/b` are different resources (reserved characters stay encoded). */
-const confusableResources: ResourceSpec[] = [
-  { uri: 'demo://resource/docs/a%2Fb', mimeType: 'text/plain' },
-  { uri: 'demo://resource/docs/a/b', mimeType: 'text/plain' },
-  { uri: 'demo://resource/docs/~notes', mimeType: 'text/plain' },
-];
-
-function workload(chooser: Chooser, overrides: Partial<WorkloadPlan>, resources = plainResources): WorkloadPlan {
-  const count = chooser.between('workload', 'resource count', 2, resources.length);
-  return {
-    resources: resources.slice(0, count),
-    faultPhaseMs: chooser.between('workload', 'fault phase', 10_000, 30_000),
-    healPhaseMs,
-    mutationIntervalMsMin: 200,
-    mutationIntervalMsMax: 3_000,
-    deleteRatio: ratio(1, 12),
-    burstRatio: ratio(1, 6),
-    closeTickMs: 3_000,
-    closeRatio: ratio(0, 1),
-    resubscribeDelayMsMin: 200,
-    resubscribeDelayMsMax: 4_000,
-    ...overrides,
-  };
-}
-
-function plan(faults: FaultPlan, workloadPlan: WorkloadPlan): InterleavingPlan {
-  return { faults, workload: workloadPlan, network: defaultNetwork };
-}
+export { cursorCycle, forgedSnapshotId, multiPageLostNotifications };
 
 export const readRace: Scenario = {
   name: 'read-race',
@@ -107,24 +81,132 @@ export const uriSpelling: Scenario = {
     plan({ 'uri-spelling': ratio(1, 2) }, workload(chooser, { deleteRatio: ratio(0, 1) }, confusableResources)),
 };
 
-const swarmDenominators = [2, 4, 8, 16];
+export const lostUnsubscribeAck: Scenario = {
+  name: 'lost-unsubscribe-ack',
+  description: 'most unsubscribe ACKs are lost while reads are in flight: UNSUBSCRIBE_UNKNOWN must stay silent, never reopen',
+  targets: ['accept_when_not_active', 'post_close_outbox', 'convergence_60s'],
+  catches: ['naive-no-close-fence'],
+  sometimes: ['drop-unsubscribe-ack', 'slow-read'],
+  plan: (chooser) =>
+    plan(
+      { 'drop-unsubscribe-ack': ratio(3, 4), 'slow-read': ratio(1, 4) },
+      workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, mutationIntervalMsMax: 1_500, resubscribeDelayMsMax: 8_000 }),
+    ),
+};
 
-/** Swarm: a random subset of faults and intensities per interleaving (TigerBeetle-style swarm testing). */
+export const lateContentAfterClose: Scenario = {
+  name: 'late-content-after-close',
+  description: 'content and not-found responses held back until after the subscription is CLOSED (ACK received)',
+  targets: ['accept_when_not_active', 'post_close_outbox', 'late_tombstone'],
+  catches: ['naive-no-close-fence', 'naive-trust-404'],
+  sometimes: ['late-response-after-close', 'slow-read'],
+  plan: (chooser) =>
+    plan(
+      { 'late-response-after-close': ratio(1, 4), 'slow-read': ratio(1, 8) },
+      workload(chooser, { deleteRatio: ratio(1, 3), closeRatio: ratio(1, 6), closeTickMs: 3_000, resubscribeDelayMsMax: 6_000 }),
+    ),
+};
+
+export const oldSessionNotification: Scenario = {
+  name: 'old-session-notification',
+  description: "updates buffered on a dead session's stream surface after the reconnect: audited and ignored, never read",
+  targets: ['old_session_effect', 'accept_when_not_active', 'convergence_60s'],
+  catches: ['naive-no-resubscribe'],
+  sometimes: ['disconnect', 'old-session-notification'],
+  plan: (chooser) =>
+    plan(
+      { disconnect: ratio(1, 6), 'old-session-notification': ratio(1, 1) },
+      workload(chooser, { faultPhaseMs: chooser.between('workload', 'fault phase', 15_000, 30_000), mutationIntervalMsMax: 1_500 }),
+    ),
+};
+
+export const permissionRevocation: Scenario = {
+  name: 'permission-revocation',
+  description: 'a subject loses access to a resource it reads while content is being served to it; the authorization feed is late or lost',
+  targets: ['served_after_revocation', 'untraced_derived_entry', 'convergence_60s'],
+  catches: ['naive-cache-after-revoke'],
+  sometimes: ['permission-revocation'],
+  plan: (chooser) =>
+    plan({ 'permission-revocation': ratio(1, 4) }, workload(chooser, { ...servingWorkload, deleteRatio: ratio(1, 20) }, plainResources)),
+};
+
+export const noSubscribeCapability: Scenario = {
+  name: 'no-subscribe-capability',
+  description: 'the server does not offer resources.subscribe: no update notifications at all, the client must poll and converge',
+  targets: ['convergence_60s', 'version_regression'],
+  catches: ['naive-overwrite', 'naive-no-resubscribe'],
+  sometimes: ['no-subscribe-capability'],
+  plan: (chooser) => plan({ 'no-subscribe-capability': ratio(1, 1), 'slow-read': ratio(1, 8) }, workload(chooser, {})),
+};
+
+export const clientCrash: Scenario = {
+  name: 'client-crash',
+  description: 'the client crashes with reads in flight and restarts from its durable ledger; pre-crash responses surface afterwards',
+  targets: ['fence_lost_after_crash', 'version_regression', 'convergence_60s'],
+  catches: ['naive-overwrite', 'naive-no-close-fence'],
+  sometimes: ['client-crash', 'slow-read'],
+  plan: (chooser) =>
+    plan(
+      { 'client-crash': ratio(1, 8), 'slow-read': ratio(1, 3) },
+      workload(chooser, { faultPhaseMs: chooser.between('workload', 'fault phase', 15_000, 30_000), mutationIntervalMsMax: 1_500 }),
+    ),
+};
+
+const swarmDenominators = [2, 4, 8, 16];
+/** Decision labels, built once (swarm plans are drawn for every interleaving). */
+const swarmLabels = Object.fromEntries(
+  implementedFaults.map((fault) => [fault, { on: `swarm: ${fault} on?`, denominator: `swarm: ${fault} denominator`, numerator: `swarm: ${fault} numerator` }]),
+) as Record<FaultName, { on: string; denominator: string; numerator: string }>;
+const crashDenominators = [16, 32, 64];
+
+/**
+ * Swarm: a random subset of the whole fault catalogue with random intensities per interleaving
+ * (TigerBeetle-style swarm testing). Capability faults are decided once per interleaving; discovery (with
+ * completeness tasks) is on in half the interleavings, and the listing faults only with it; serving is on
+ * in a quarter, and always when revocations may happen.
+ */
 export const swarm: Scenario = {
   name: 'swarm',
-  description: 'a random subset of every implemented fault, with random intensities and workload shape',
-  targets: ['version_regression', 'accept_when_not_active', 'post_close_outbox', 'late_tombstone', 'old_session_effect', 'uri_confusion', 'convergence_60s'],
-  catches: ['naive-overwrite', 'naive-no-resubscribe', 'naive-no-close-fence'],
+  description: 'a random subset of every fault, with random intensities, capabilities and workload shape',
+  targets: [
+    'version_regression',
+    'accept_when_not_active',
+    'post_close_outbox',
+    'late_tombstone',
+    'unreconciled_catalog',
+    'unproven_completeness',
+    'old_session_effect',
+    'served_after_revocation',
+    'untraced_derived_entry',
+    'uri_confusion',
+    'fence_lost_after_crash',
+    'convergence_60s',
+  ],
+  catches: ['naive-overwrite', 'naive-no-resubscribe', 'naive-no-close-fence', 'naive-single-scan', 'naive-cache-after-revoke', 'naive-trust-404'],
   sometimes: implementedFaults,
   plan: (chooser) => {
     const faults: FaultPlan = {};
     for (const fault of implementedFaults) {
-      if (chooser.draw('faults', `swarm: ${fault} on?`, 2) === 0) continue;
-      const denominator = swarmDenominators[chooser.draw('faults', `swarm: ${fault} denominator`, swarmDenominators.length)]!;
-      faults[fault] = ratio(1 + chooser.draw('faults', `swarm: ${fault} numerator`, Math.max(1, denominator >> 1)), denominator);
+      const labels = swarmLabels[fault];
+      if (capabilityFaults.includes(fault)) {
+        if (chooser.draw('faults', labels.on, 4) === 0) faults[fault] = ratio(1, 1);
+        continue;
+      }
+      if (fault === 'client-crash') {
+        // A crash restarts the whole client: at most about one per 16 fault ticks.
+        if (chooser.draw('faults', labels.on, 2) === 1) faults[fault] = ratio(1, crashDenominators[chooser.draw('faults', labels.denominator, crashDenominators.length)]!);
+        continue;
+      }
+      if (chooser.draw('faults', labels.on, 2) === 0) continue;
+      const denominator = swarmDenominators[chooser.draw('faults', labels.denominator, swarmDenominators.length)]!;
+      faults[fault] = ratio(1 + chooser.draw('faults', labels.numerator, Math.max(1, denominator >> 1)), denominator);
     }
-    const confusable = chooser.draw('workload', 'swarm: confusable resources?', 4) === 3;
+    const resourceSet = chooser.draw('workload', 'swarm: resource set', 4);
+    const resources = resourceSet === 3 ? confusableResources : resourceSet === 2 ? catalogResources : plainResources;
     const intensity = (label: string, max: number): Ratio => ratio(chooser.draw('workload', label, max + 1), 16);
+    const discovery = chooser.draw('workload', 'swarm: discovery?', 2) === 1;
+    if (!discovery) for (const fault of listingFaults) delete faults[fault]; // nothing lists, so they cannot fire
+    const serving = chooser.draw('workload', 'swarm: serving?', 4) === 3 || faults['permission-revocation'] !== undefined;
     return plan(
       faults,
       workload(
@@ -135,14 +217,35 @@ export const swarm: Scenario = {
           deleteRatio: intensity('swarm: delete ratio', 4),
           closeRatio: intensity('swarm: close ratio', 4),
           resubscribeDelayMsMax: chooser.between('workload', 'swarm: resubscribe delay', 1_000, 12_000),
+          ...(discovery ? discoveryWorkload : {}),
+          ...(serving ? { serveIntervalMsMin: 1_000, serveIntervalMsMax: 4_000 } : {}),
         },
-        confusable ? confusableResources : plainResources,
+        resources,
       ),
+      discovery ? drawServer(chooser) : defaultServer,
     );
   },
 };
 
-export const scenarios: readonly Scenario[] = [readRace, closeRace, reconnect, duplicateStorm, uriSpelling, swarm];
+const listingFaults: readonly FaultName[] = ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan'];
+
+export const scenarios: readonly Scenario[] = [
+  readRace,
+  closeRace,
+  reconnect,
+  duplicateStorm,
+  uriSpelling,
+  multiPageLostNotifications,
+  cursorCycle,
+  forgedSnapshotId,
+  lostUnsubscribeAck,
+  lateContentAfterClose,
+  oldSessionNotification,
+  permissionRevocation,
+  noSubscribeCapability,
+  clientCrash,
+  swarm,
+];
 
 export function findScenario(name: string): Scenario | undefined {
   return scenarios.find((scenario) => scenario.name === name);

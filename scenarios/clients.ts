@@ -1,9 +1,24 @@
 /** The clients the harness ships: the reference core and the naive strategies it must catch. */
 import { referenceClient } from '../core/reducer.js';
 import type { ClientUnderTest } from '../core/types.js';
-import { naiveNoCloseFence, naiveNoResubscribe, naiveOverwrite } from './naive.js';
+import {
+  naiveCacheAfterRevoke,
+  naiveNoCloseFence,
+  naiveNoResubscribe,
+  naiveOverwrite,
+  naiveSingleScan,
+  naiveTrust404,
+} from './naive.js';
 
-export const clients: readonly ClientUnderTest<any>[] = [referenceClient, naiveOverwrite, naiveNoResubscribe, naiveNoCloseFence];
+export const clients: readonly ClientUnderTest<any>[] = [
+  referenceClient,
+  naiveOverwrite,
+  naiveNoResubscribe,
+  naiveNoCloseFence,
+  naiveSingleScan,
+  naiveCacheAfterRevoke,
+  naiveTrust404,
+];
 
 export function findClient(name: string): ClientUnderTest<any> | undefined {
   return clients.find((client) => client.name === name);

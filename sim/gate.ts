@@ -36,10 +36,50 @@ export interface MetricThreshold {
   value: number;
 }
 
-export const thresholds: Record<'read_amplification' | 'convergence_60s', MetricThreshold> = {
+export type MetricName = 'read_amplification' | 'convergence_60s' | 'revocation_p99_ms';
+
+export const thresholds: Record<MetricName, MetricThreshold> = {
   read_amplification: { comparator: '<', value: 1.2 },
   convergence_60s: { comparator: '>=', value: 0.999 },
+  revocation_p99_ms: { comparator: '<', value: 30_000 },
 };
+
+/**
+ * Latencies are kept as mergeable histograms: bucket i counts latencies in [i, i + 1) x 100 ms; the last
+ * bucket counts everything beyond (revocation: at or above 120 s; convergence: at or above 60 s, which
+ * includes changes never reflected).
+ */
+export const revocationBucketMs = 100;
+export const revocationBucketCount = 1_201;
+export const convergenceBucketMs = 100;
+export const convergenceBucketCount = 601;
+
+export function revocationBucketOf(latencyMs: number): number {
+  return bucketOf(latencyMs, revocationBucketMs, revocationBucketCount);
+}
+
+export function convergenceBucketOf(latencyMs: number): number {
+  return bucketOf(latencyMs, convergenceBucketMs, convergenceBucketCount);
+}
+
+function bucketOf(latencyMs: number, bucketMs: number, count: number): number {
+  const bucket = Math.floor(latencyMs / bucketMs);
+  return bucket < 0 ? 0 : bucket >= count - 1 ? count - 1 : bucket;
+}
+
+/** The p-th percentile (0 < p <= 1) of a histogram: the upper edge of the bucket where it falls; 0 when empty. */
+export function histogramPercentileMs(histogram: Float64Array, p: number): number {
+  let total = 0;
+  for (let i = 0; i < histogram.length; i++) total += histogram[i]!;
+  if (total === 0) return 0;
+  const rank = Math.ceil(total * p);
+  let seen = 0;
+  for (let i = 0; i < histogram.length; i++) {
+    seen += histogram[i]!;
+    if (seen >= rank) return (i + 1) * revocationBucketMs;
+  }
+  return histogram.length * revocationBucketMs;
+}
 
 /** The "sometimes" expectations are enforced only on runs large enough to make a miss meaningful. */
 export const sometimesMinimumInterleavings = 1_000;
@@ -66,6 +106,20 @@ export class GateAccumulator {
   rejections = 0;
   accepts = 0;
   virtualMs = 0;
+  /** Revocation latency histogram (see revocationBucketOf); its total is the number of measured revocations. */
+  readonly revocationHistogram = new Float64Array(revocationBucketCount);
+  /** Change-to-reflection latency histogram (see convergenceBucketOf), every tracked change that was judged. */
+  readonly convergenceHistogram = new Float64Array(convergenceBucketCount);
+  crashes = 0;
+  passesCompleted = 0;
+  catalogsPublished = 0;
+  catalogsProven = 0;
+  tasksAccepted = 0;
+  tasksRefused = 0;
+  contentServed = 0;
+  contentRefused = 0;
+  revocations = 0;
+  purges = 0;
   failures: Failure[] = [];
 
   constructor(readonly spec: RunSpec) {}
@@ -94,6 +148,22 @@ export class GateAccumulator {
     this.audits += oracle.audits;
     this.rejections += oracle.rejections;
     this.accepts += oracle.accepts;
+    const latencies = oracle.revocation.latenciesMs;
+    for (let i = 0; i < latencies.length; i++) this.revocationHistogram[revocationBucketOf(latencies[i]!)]! += 1;
+    const convergence = oracle.convergenceLatenciesMs;
+    for (let i = 0; i < convergence.length; i++) this.convergenceHistogram[convergenceBucketOf(convergence[i]!)]! += 1;
+    this.crashes += oracle.crashes;
+    const catalog = oracle.catalog;
+    this.passesCompleted += catalog.passesCompleted;
+    this.catalogsPublished += catalog.catalogsPublished;
+    this.catalogsProven += catalog.catalogsProven;
+    this.tasksAccepted += catalog.tasksAccepted;
+    this.tasksRefused += catalog.tasksRefused;
+    const revocation = oracle.revocation;
+    this.contentServed += revocation.served;
+    this.contentRefused += revocation.refused;
+    this.revocations += revocation.revocations;
+    this.purges += revocation.purges;
     const first = oracle.violations[0];
     if (first !== undefined && this.failures.length < this.spec.maxFailures) {
       this.failures.push({
@@ -129,6 +199,18 @@ export class GateAccumulator {
     this.audits += other.audits;
     this.rejections += other.rejections;
     this.accepts += other.accepts;
+    addInto(this.revocationHistogram, other.revocationHistogram);
+    addInto(this.convergenceHistogram, other.convergenceHistogram);
+    this.crashes += other.crashes;
+    this.passesCompleted += other.passesCompleted;
+    this.catalogsPublished += other.catalogsPublished;
+    this.catalogsProven += other.catalogsProven;
+    this.tasksAccepted += other.tasksAccepted;
+    this.tasksRefused += other.tasksRefused;
+    this.contentServed += other.contentServed;
+    this.contentRefused += other.contentRefused;
+    this.revocations += other.revocations;
+    this.purges += other.purges;
     this.failures = [...this.failures, ...other.failures].sort((a, b) => a.index - b.index).slice(0, this.spec.maxFailures);
   }
 }
@@ -178,11 +260,20 @@ export interface GateVerdict {
   sometimes: Record<string, { fired: number; required: boolean }>;
 }
 
-function metric(name: keyof typeof thresholds, numerator: number, denominator: number, emptyValue: number): MetricReport {
+function metric(name: MetricName, numerator: number, denominator: number, emptyValue: number): MetricReport {
   const threshold = thresholds[name];
   const value = denominator === 0 ? emptyValue : numerator / denominator;
   const passed = threshold.comparator === '<' ? value < threshold.value : value >= threshold.value;
   return { value: round6(value), threshold, passed, numerator, denominator };
+}
+
+/** p99 of the revocation latencies: numerator is the p99 in ms, denominator the number of revocations measured. */
+function revocationMetric(histogram: Float64Array): MetricReport {
+  let measured = 0;
+  for (let i = 0; i < histogram.length; i++) measured += histogram[i]!;
+  const value = histogramPercentileMs(histogram, 0.99);
+  const threshold = thresholds.revocation_p99_ms;
+  return { value, threshold, passed: value < threshold.value, numerator: value, denominator: measured };
 }
 
 export function round6(value: number): number {
@@ -203,6 +294,7 @@ export function verdictOf(accumulator: GateAccumulator, scenario: Scenario): Gat
   const metrics: Record<string, MetricReport> = {
     read_amplification: metric('read_amplification', accumulator.notificationReads, accumulator.notifiedChanges, 0),
     convergence_60s: metric('convergence_60s', accumulator.changesConverged, accumulator.changesTracked, 1),
+    revocation_p99_ms: revocationMetric(accumulator.revocationHistogram),
   };
   for (const [name, report] of Object.entries(metrics)) {
     if (!report.passed) reasons.push(`${name} = ${report.value} misses its gate (${report.threshold.comparator} ${report.threshold.value})`);

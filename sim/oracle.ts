@@ -8,9 +8,16 @@
  * cause of the step that produced them, requests carry it to the server and back, timers carry it to
  * their firing. That is how `old_session_effect` and `read_amplification` are attributed without asking
  * the client why it did something.
+ *
+ * Families live in their own checkers: catalog and deletion (oracle-catalog.ts), revocation and lineage
+ * (oracle-revocation.ts), crash (oracle-crash.ts).
  */
 import { canonicalizeUri } from '../core/uri.js';
 import type { ClientEffect } from '../core/types.js';
+import { CatalogChecker } from './oracle-catalog.js';
+import { CrashChecker } from './oracle-crash.js';
+import { RevocationChecker } from './oracle-revocation.js';
+import { parseContent } from './server.js';
 
 export const safetyInvariants = [
   'version_regression',
@@ -50,6 +57,8 @@ export const causeWorkload = 0;
 export const causeConnection = 1;
 export const causeNotification = 2;
 export const causeOldNotification = 3;
+/** A list_changed notification of the current session (not counted as an update notification). */
+export const causeListChanged = 4;
 
 export interface Violation {
   invariant: InvariantName;
@@ -92,11 +101,22 @@ export class Oracle {
   audits = 0;
   rejections = 0;
   accepts = 0;
+  readonly catalog: CatalogChecker;
+  readonly revocation: RevocationChecker;
+  readonly crash: CrashChecker;
+  /** Per change reflected in accepted content: how long it took (never reflected: end of run minus change, >= 60 s). */
+  readonly convergenceLatenciesMs: number[] = [];
 
   private readonly uris: readonly string[];
   private readonly indexByUri = new Map<string, number>();
-  /** Content text -> the resource and truth version the server produced it for. */
-  private readonly contentTruth = new Map<string, ContentTruth>();
+  /**
+   * Content the server produced: per resource, the highest registered version and the versions below it
+   * that were never content (deletions). Texts are parsed back with the server's convention (no map of
+   * every text ever served).
+   */
+  private readonly contentVersionMax: Int32Array;
+  private readonly contentGaps: number[][];
+  private readonly scratchContent: ContentTruth = { resource: -1, version: 0 };
   /** Per resource: highest truth version (content or deletion) the client accepted. */
   private readonly acceptedVersion: Int32Array;
   /** Per resource: time the latest unsubscribe command was delivered, or -1. */
@@ -106,6 +126,8 @@ export class Oracle {
   /** Per resource: pending changes [timeMs, version] waiting to be reflected. */
   private readonly pending: number[][];
   private readonly notified: Set<number>[];
+  /** Per resource: truth revoked for its subject, so it leaves the convergence metric. */
+  private readonly convergenceOff: Uint8Array;
 
   constructor(uris: readonly string[], edgeCount: number) {
     this.uris = uris;
@@ -116,6 +138,12 @@ export class Oracle {
     this.pending = uris.map(() => []);
     this.notified = uris.map(() => new Set<number>());
     this.edgeHits = new Int32Array(edgeCount);
+    this.convergenceOff = new Uint8Array(uris.length);
+    this.contentVersionMax = new Int32Array(uris.length);
+    this.contentGaps = uris.map(() => []);
+    this.catalog = new CatalogChecker(this, uris.length);
+    this.revocation = new RevocationChecker(this, uris);
+    this.crash = new CrashChecker(this, uris.length);
   }
 
   /** The resource index of a URI as the client named it (any spelling), or -1. */
@@ -129,12 +157,34 @@ export class Oracle {
 
   /** Ground truth of a content text, for timelines: `uri vN`, or '' when the server never served it. */
   describeContent(text: string): string {
-    const truth = this.contentTruth.get(text);
+    const truth = this.contentTruthOf(text);
     return truth === undefined ? 'content the server never served' : `${this.uris[truth.resource]} v${truth.version}`;
   }
 
+  /** The server produced `text` (its content convention, see server.ts) for `resource` at `version`. */
   registerContent(text: string, resource: number, version: number): void {
-    this.contentTruth.set(text, { resource, version });
+    void text;
+    const max = this.contentVersionMax[resource]!;
+    const gaps = this.contentGaps[resource]!;
+    if (version > max) {
+      for (let skipped = max + 1; skipped < version; skipped++) gaps.push(skipped);
+      this.contentVersionMax[resource] = version;
+    } else {
+      const index = gaps.indexOf(version);
+      if (index >= 0) gaps.splice(index, 1);
+    }
+  }
+
+  /** The resource and version a content text was produced for, or undefined (valid until the next call). */
+  private contentTruthOf(text: string): ContentTruth | undefined {
+    const parsed = parseContent(text);
+    if (parsed === null) return undefined;
+    const resource = this.indexByUri.get(parsed.uri);
+    if (resource === undefined || parsed.version > this.contentVersionMax[resource]! || this.contentGaps[resource]!.includes(parsed.version)) return undefined;
+    const scratch = this.scratchContent;
+    scratch.resource = resource;
+    scratch.version = parsed.version;
+    return scratch;
   }
 
   onSubscribeCommand(resource: number): void {
@@ -145,13 +195,18 @@ export class Oracle {
     this.tracked[resource] = 0;
     this.closeBeganMs[resource] = timeMs;
     // Not continuously subscribed any more: its pending changes leave the convergence metric.
+    this.dropPending(resource);
+  }
+
+  private dropPending(resource: number): void {
     this.changesTracked -= this.pending[resource]!.length / 2;
     this.pending[resource]!.length = 0;
   }
 
-  /** A change (edit, delete or re-create) happened to the truth. */
-  onChange(resource: number, version: number, timeMs: number): void {
-    if (this.tracked[resource] === 1) {
+  /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
+  onChange(resource: number, version: number, timeMs: number, exists = true): void {
+    this.catalog.onExistence(resource, exists, timeMs);
+    if (this.tracked[resource] === 1 && this.convergenceOff[resource] === 0) {
       this.pending[resource]!.push(timeMs, version);
       this.changesTracked++;
     }
@@ -166,7 +221,23 @@ export class Oracle {
     }
   }
 
-  private violate(invariant: InvariantName, timeMs: number, uri: string, detail: string): void {
+  /** Truth: `subject` (index into `subjects`) lost access to `resource`. It can no longer converge. */
+  onRevoked(resource: number, subject: number, timeMs: number): void {
+    this.revocation.onRevoked(resource, subject, timeMs, this.tracked[resource] === 1);
+    this.convergenceOff[resource] = 1;
+    this.dropPending(resource);
+  }
+
+  /** The client crashed and restarted at `timeMs`. */
+  onCrash(timeMs: number): void {
+    this.crash.onCrash(timeMs);
+  }
+
+  get crashes(): number {
+    return this.crash.crashes;
+  }
+
+  violate(invariant: InvariantName, timeMs: number, uri: string, detail: string): void {
     this.counts[invariantIndex[invariant]]! += 1;
     if (this.violations.length < 16) this.violations.push({ invariant, timeMs, uri, detail });
   }
@@ -196,12 +267,38 @@ export class Oracle {
           break;
         case 'VersionAccepted':
           this.judgeAccept(effect.uri, effect.text, truth);
+          this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
           break;
         case 'TombstonePending':
           this.judgeTombstone(effect.uri, truth);
+          this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
+          break;
+        case 'TombstoneConfirmed':
+          this.catalog.judgeDeletion(effect.uri, truth.timeMs, 'deletion confirmed');
           break;
         case 'OutboxEntryWritten':
-          this.judgeOutbox(effect.uri, truth);
+          // Invalidations (revocation purges) must be written whatever the subscription's state.
+          if (effect.operation !== 'invalidate') this.judgeOutbox(effect.uri, truth);
+          if (effect.operation === 'delete') this.catalog.judgeDeletion(effect.uri, truth.timeMs, 'outbox delete entry');
+          this.revocation.judgeOutbox(effect);
+          break;
+        case 'DerivedEntryWritten':
+          this.revocation.judgeDerived(effect.entryId, effect.uri, effect.subject);
+          break;
+        case 'ContentServed':
+          this.revocation.judgeServed(effect.uri, effect.subject, truth.timeMs);
+          break;
+        case 'ContentRefused':
+          this.revocation.refused++;
+          break;
+        case 'PurgeDone':
+          this.revocation.judgePurge(effect.uri, effect.subject, truth.timeMs);
+          break;
+        case 'CatalogPublished':
+          this.catalog.judgePublished(effect, truth.timeMs);
+          break;
+        case 'CompletenessTaskDecided':
+          this.catalog.judgeTask(effect, truth.timeMs);
           break;
         case 'StaleReceiptWritten':
           this.staleReceipts++;
@@ -221,7 +318,7 @@ export class Oracle {
   private judgeAccept(uri: string, text: string, truth: StepTruth): void {
     this.accepts++;
     const resource = this.resourceOf(uri);
-    const content = this.contentTruth.get(text);
+    const content = this.contentTruthOf(text);
     if (content === undefined || resource !== content.resource) {
       const really = content === undefined ? 'content the server never served' : `content of ${this.uris[content.resource]} v${content.version}`;
       this.violate('uri_confusion', truth.timeMs, uri, `accepted ${really} as ${uri}`);
@@ -256,7 +353,7 @@ export class Oracle {
     } else if (this.sessionEnded(truth)) {
       this.violate('accept_when_not_active', truth.timeMs, uri, `tombstone from a read of ended session ${truth.requestSession}`);
     }
-    this.raiseAccepted(resource, truth.servedVersion, uri, truth.timeMs);
+    if (truth.servedVersion >= this.acceptedVersion[resource]!) this.raiseAccepted(resource, truth.servedVersion, uri, truth.timeMs); // older: already late_tombstone
   }
 
   private judgeOutbox(uri: string, truth: StepTruth): void {
@@ -284,6 +381,7 @@ export class Oracle {
       const changedAtMs = pending[index]!;
       const changedVersion = pending[index + 1]!;
       if (changedVersion <= version) {
+        this.convergenceLatenciesMs.push(timeMs - changedAtMs);
         if (timeMs - changedAtMs <= convergenceWindowMs) this.changesConverged++;
         else this.violate('convergence_60s', changedAtMs + convergenceWindowMs, uri, `v${changedVersion} (changed at ${changedAtMs} ms) accepted only at ${timeMs} ms`);
       } else {
@@ -296,12 +394,14 @@ export class Oracle {
 
   /** End of the run: every change whose window has passed and was never reflected is a liveness failure. */
   finish(endMs: number): void {
+    this.revocation.finish(endMs);
     for (let resource = 0; resource < this.pending.length; resource++) {
       const pending = this.pending[resource]!;
       for (let index = 0; index < pending.length; index += 2) {
         const changedAtMs = pending[index]!;
         if (changedAtMs + convergenceWindowMs <= endMs) {
           this.violate('convergence_60s', changedAtMs + convergenceWindowMs, this.uris[resource]!, `v${pending[index + 1]} (changed at ${changedAtMs} ms) never reflected`);
+          this.convergenceLatenciesMs.push(endMs - changedAtMs);
         } else {
           this.changesTracked--; // not enough time left to judge
         }

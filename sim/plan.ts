@@ -1,6 +1,6 @@
 /**
- * One interleaving's plan: the fault plan plus the workload and network shape, drawn by a scenario from the
- * interleaving's chooser. Plain serializable data; every duration in integer ms.
+ * One interleaving's plan: the fault plan plus the workload, network and server shape, drawn by a scenario
+ * from the interleaving's chooser. Plain serializable data; every duration in integer ms.
  */
 import type { FaultPlan, Ratio } from './faults.js';
 
@@ -27,6 +27,15 @@ export interface WorkloadPlan {
   closeRatio: Ratio;
   resubscribeDelayMsMin: number;
   resubscribeDelayMsMax: number;
+  /** DiscoverCommanded at the start and then every [min, max] ms; max 0 = no discovery. */
+  discoverIntervalMsMin: number;
+  discoverIntervalMsMax: number;
+  /** CompletenessTaskCommanded ('cleanup' or 'revocation-sweep') every [min, max] ms after the first discovery; max 0 = none. */
+  taskIntervalMsMin: number;
+  taskIntervalMsMax: number;
+  /** Per resource: ServeCommanded to its subject every [min, max] ms; max 0 = none. */
+  serveIntervalMsMin: number;
+  serveIntervalMsMax: number;
 }
 
 export interface NetworkPlan {
@@ -39,14 +48,26 @@ export interface NetworkPlan {
   lateResponseDelayMsMax: number;
   outageMsMin: number;
   outageMsMax: number;
-  /** Disconnects and restarts are tried once per tick during the fault phase. */
+  /** Disconnects, restarts, crashes and revocations are tried once per tick during the fault phase. */
   faultTickMs: number;
+  /** The authorization feed delivers a revocation after this delay, unless it loses it. */
+  authorizationFeedDelayMsMin: number;
+  authorizationFeedDelayMsMax: number;
+  authorizationFeedLossRatio: Ratio;
+}
+
+export interface ServerPlan {
+  /** The snapshot-ID list extension is negotiated (capabilities.snapshotId). */
+  snapshotId: boolean;
+  /** resources/list pages hold 1..pageSizeMax resources (server-chosen per page). */
+  pageSizeMax: number;
 }
 
 export interface InterleavingPlan {
   faults: FaultPlan;
   workload: WorkloadPlan;
   network: NetworkPlan;
+  server: ServerPlan;
 }
 
 export const defaultNetwork: NetworkPlan = {
@@ -60,4 +81,9 @@ export const defaultNetwork: NetworkPlan = {
   outageMsMin: 50,
   outageMsMax: 5_000,
   faultTickMs: 1_000,
+  authorizationFeedDelayMsMin: 100,
+  authorizationFeedDelayMsMax: 5_000,
+  authorizationFeedLossRatio: { numerator: 1, denominator: 3 },
 };
+
+export const defaultServer: ServerPlan = { snapshotId: false, pageSizeMax: 3 };

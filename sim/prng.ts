@@ -19,7 +19,7 @@
 // Why Tyche-i:
 // - Fastest for one interleaving (4 seeds + 4x500 draws), ~8x faster than default ARC4. Seeding is 20
 //   rounds of its nonlinear add/rotate/xor round function, no strings and no arrays: ~22x cheaper
-//   than ARC4 and ~3x cheaper than the xor-shift family. Its draws are ~1 ns slower than xor128's,
+//   than ARC4 and ~3x cheaper than xor128 and xorwow. Its draws are ~1 ns slower than xor128's,
 //   so at 2000 draws per instance xor128 would be ~7% faster, not enough to take its flaws below.
 // - It has no degenerate seeds. xor128 seeded with 0 returns 0 forever and xorwow seeded with 0 returns
 //   only its Weyl counter; xor128 and xorshift7 are linear in the seed (for seeds 1, 2, 3 every output of
@@ -36,6 +36,12 @@
 // -> deriveSeed(interleavingSeed, componentId) -> createPrng. deriveSeed is pure integer mixing
 // (murmur3's fmix32), so a component that draws more never shifts another component's sequence.
 // Nothing here reads a clock or an ambient random source.
+//
+// Import: `seedrandom/lib/tychei.js` imports fine under NodeNext (the package has no "exports" map),
+// but @types/seedrandom types only the package root, so with `strict` that subpath is error TS7016.
+// The root (`import seedrandom from 'seedrandom'`, CommonJS default export) is typed and carries
+// `.tychei`. Loading it also loads the ARC4 module, which at load time stirs one ambient random
+// value into its own pool for unseeded ARC4 calls; no sequence made here depends on that pool.
 import seedrandom from 'seedrandom';
 
 export interface Prng {

@@ -4,6 +4,7 @@
  * label differs (for example after a code change) and names it.
  */
 import type { Decision } from './chooser.js';
+import { allInvariants } from './oracle.js';
 
 export const replaySchema = 'fencesim.replay.v1';
 
@@ -60,6 +61,9 @@ export function parseReplay(text: string): ReplayParse {
   if (typeof runSpec.client !== 'string') return fail('runSpec.client must be a string');
   const invariant = object.invariant ?? null;
   if (invariant !== null && typeof invariant !== 'string') return fail('invariant must be a string or null');
+  if (invariant !== null && !(allInvariants as readonly string[]).includes(invariant)) {
+    return fail(`invariant ${JSON.stringify(invariant)} is not an invariant of this version (known: ${allInvariants.join(', ')})`);
+  }
   if (!Array.isArray(object.decisions)) return fail('decisions must be an array');
   const decisions: Decision[] = [];
   for (let index = 0; index < object.decisions.length; index++) {
@@ -86,4 +90,35 @@ export function parseReplay(text: string): ReplayParse {
 
 function fail(problem: string): ReplayParse {
   return { ok: false, problem };
+}
+
+/**
+ * The first way a run did not consume a file's decisions exactly, or null: a label that differs (the
+ * chooser's ReplayDivergence), a value outside the range the code now draws from (a replaying chooser reads
+ * it as 0), a range that changed, a run that needed more decisions than the file has, or decisions the
+ * run never used. `consumed` is the decision log of a lenient replay of `file`, which matches a strict one
+ * up to the first problem.
+ */
+export function replayProblem(file: readonly Decision[], consumed: readonly Decision[]): string | null {
+  const length = Math.min(file.length, consumed.length);
+  for (let index = 0; index < length; index++) {
+    const expected = file[index]!;
+    const actual = consumed[index]!;
+    if (expected.label !== actual.label) {
+      return `replay diverged at decision ${index}: the file has "${expected.label}", the code asked for "${actual.label}"`;
+    }
+    if (expected.value >= actual.range) {
+      return `replay diverged at decision ${index} (${expected.label}): value ${expected.value} is outside [0, ${actual.range}), the range the code draws it from`;
+    }
+    if (expected.range !== actual.range) {
+      return `replay diverged at decision ${index} (${expected.label}): the file drew it from [0, ${expected.range}), the code draws it from [0, ${actual.range})`;
+    }
+  }
+  if (consumed.length > file.length) {
+    return `replay diverged at decision ${file.length}: the file has no more decisions, the code asked for "${consumed[file.length]!.label}"`;
+  }
+  if (consumed.length < file.length) {
+    return `replay diverged: the run ended after ${consumed.length} of the file's ${file.length} decisions (the first unused one is decision ${consumed.length}, "${file[consumed.length]!.label}")`;
+  }
+  return null;
 }

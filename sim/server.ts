@@ -1,11 +1,25 @@
 /**
- * The simulated MCP server's ground truth: resources with content and MIME type, a truth version counter
- * per URI that increases across delete and re-create, and per-session subscription sets. A restart loses
- * every session; resources persist.
+ * The simulated MCP server's ground truth: resources with content, MIME type and an ACL per subject, a
+ * truth version counter per URI that increases across delete and re-create, and per-session subscription
+ * sets. A restart loses every session; resources persist. Listing lives in listing.ts.
  */
 import { canonicalizeUri } from '../core/uri.js';
 import type { ResponseOutcome } from '../core/types.js';
 import type { ResourceSpec } from './plan.js';
+
+/** The authorization principals of the workload; a resource is read (and served) as exactly one of them. */
+export const subjects = ['alice', 'bob'] as const;
+const everySubjectMask = (1 << subjects.length) - 1;
+
+/** Index of a subject name, or -1 for a name the server does not know. */
+export function subjectIndexOf(subject: unknown): number {
+  return subject === 'alice' ? 0 : subject === 'bob' ? 1 : -1;
+}
+
+/** JSON-RPC codes the server answers with. */
+export const permissionDeniedCode = -32003;
+export const methodNotFoundCode = -32601;
+export const invalidParamsCode = -32602;
 
 export interface ServerSession {
   generation: number;
@@ -16,6 +30,8 @@ export interface ServerSession {
   clientToServerLastMs: number;
   /** Server-to-client FIFO for messages that are not reordered or slowed. */
   serverToClientLastMs: number;
+  /** The client crashed while this session was alive: its responses may surface after this time (-1: no crash). */
+  strandAfterMs: number;
 }
 
 export interface ReadAnswer {
@@ -23,14 +39,22 @@ export interface ReadAnswer {
   resource: number;
   version: number;
   exists: boolean;
+  /** The subject denied access (-1: not denied). */
+  deniedSubject: number;
 }
 
 export class ServerModel {
   readonly uris: string[];
   readonly mimeTypes: string[];
+  /** Display names for listings (last path segment). */
+  readonly names: string[];
   readonly exists: Uint8Array;
   readonly version: Int32Array;
   readonly content: string[];
+  /** Per resource: bit s set = subject s may read it. */
+  readonly allowed: Uint8Array;
+  /** Resource indices in ascending URI order (the listing order). */
+  readonly sortedOrder: Int32Array;
   readonly sessions: ServerSession[] = [];
   restarts = 0;
   /** After a restart, requests arriving before this time fail with -32603. */
@@ -40,10 +64,14 @@ export class ServerModel {
   constructor(resources: readonly ResourceSpec[]) {
     this.uris = resources.map((resource) => resource.uri);
     this.mimeTypes = resources.map((resource) => resource.mimeType);
+    this.names = this.uris.map((uri) => uri.slice(uri.lastIndexOf('/') + 1) || uri);
     this.exists = new Uint8Array(resources.length).fill(1);
     this.version = new Int32Array(resources.length).fill(1);
     this.content = this.uris.map((uri) => contentFor(uri, 1));
+    this.allowed = new Uint8Array(resources.length).fill(everySubjectMask);
     this.uris.forEach((uri, index) => this.indexByUri.set(uri, index));
+    const order = this.uris.map((_, index) => index).sort((a, b) => (this.uris[a]! < this.uris[b]! ? -1 : this.uris[a]! > this.uris[b]! ? 1 : a - b));
+    this.sortedOrder = Int32Array.from(order);
   }
 
   /** Resource index for a request URI: servers validate URIs and compare them canonically. */
@@ -62,6 +90,7 @@ export class ServerModel {
       subscribed: new Uint8Array(this.uris.length),
       clientToServerLastMs: nowMs,
       serverToClientLastMs: nowMs,
+      strandAfterMs: -1,
     };
     this.sessions[generation] = session;
     return session;
@@ -81,14 +110,40 @@ export class ServerModel {
     this.exists[resource] = 0;
   }
 
-  read(uri: unknown, spelledUri: string | null): ReadAnswer {
+  mayRead(resource: number, subject: number): boolean {
+    return subject >= 0 && (this.allowed[resource]! & (1 << subject)) !== 0;
+  }
+
+  revoke(resource: number, subject: number): void {
+    this.allowed[resource] = this.allowed[resource]! & ~(1 << subject);
+  }
+
+  /**
+   * A read. `subject` is the principal the request names: undefined when the client names none (no
+   * authorization check), otherwise it must be on the resource's ACL (checked before existence, so a
+   * denied subject learns nothing about the resource).
+   */
+  read(uri: unknown, spelledUri: string | null, subject: unknown): ReadAnswer {
     const resource = this.lookup(uri);
+    if (resource >= 0 && subject !== undefined) {
+      const index = subjectIndexOf(subject);
+      if (!this.mayRead(resource, index)) {
+        return {
+          outcome: { type: 'error', code: permissionDeniedCode, message: 'Permission denied', data: { uri, subject } },
+          resource,
+          version: this.version[resource]!,
+          exists: this.exists[resource] === 1,
+          deniedSubject: index,
+        };
+      }
+    }
     if (resource < 0 || this.exists[resource] === 0) {
       return {
         outcome: { type: 'error', code: -32002, message: 'Resource not found', data: { uri } },
         resource,
         version: resource < 0 ? 0 : this.version[resource]!,
         exists: false,
+        deniedSubject: -1,
       };
     }
     return {
@@ -101,6 +156,7 @@ export class ServerModel {
       resource,
       version: this.version[resource]!,
       exists: true,
+      deniedSubject: -1,
     };
   }
 }
@@ -108,6 +164,25 @@ export class ServerModel {
 /** Content is unique per (URI, version), so the oracle can map accepted content back to the truth. */
 export function contentFor(uri: string, version: number): string {
   return `${uri}\nversion ${version}\n`;
+}
+
+const versionMarker = '\nversion ';
+
+/** The inverse of contentFor: the URI and version a text names, or null when it is not in that form. */
+export function parseContent(text: unknown): { uri: string; version: number } | null {
+  if (typeof text !== 'string' || text.charCodeAt(text.length - 1) !== 10) return null;
+  const marker = text.lastIndexOf(versionMarker);
+  if (marker < 0) return null;
+  const start = marker + versionMarker.length;
+  const end = text.length - 1;
+  if (end <= start || end - start > 9 || text.charCodeAt(start) === 48) return null; // no leading zeros
+  let version = 0;
+  for (let index = start; index < end; index++) {
+    const digit = text.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return null;
+    version = version * 10 + digit;
+  }
+  return { uri: text.slice(0, marker), version };
 }
 
 /** An equivalent spelling of a canonical URI (upper-case scheme, or an unreserved letter percent-encoded). */

@@ -1,40 +1,84 @@
 /**
  * Shrinking a failing interleaving by its choice sequence (in the manner of Hypothesis' internal
  * reduction): every nondeterministic choice is a labelled integer whose 0 is the simplest option, so a
- * shorter sequence, or one with smaller values, is a simpler run. The shrinker deletes chunks, truncates,
- * zeroes and lowers choices, replaying leniently (a missing choice reads as 0), and keeps a candidate only
- * when the SAME invariant still fails. Candidates are normalized to the decisions the run actually
- * consumed, minus trailing zeros, so every kept sequence replays strictly.
+ * shorter sequence, or one with smaller values, is a simpler run. The shrinker truncates, deletes chunks,
+ * zeroes chunks and lowers single choices, replaying leniently (a missing or out-of-range choice reads as
+ * 0) and stopping each replay at the first violation of the invariant; it keeps a candidate only when the
+ * SAME invariant still fails. Kept candidates are normalized to the decisions the run actually consumed,
+ * minus trailing zeros (the canonical form), so every kept sequence replays strictly.
  *
- * The result is 1-minimal with respect to these moves: deleting any single remaining decision, or
- * setting any remaining non-zero decision to 0, makes the violation disappear (or the shrinker ran out of
- * attempts, which `complete` reports).
+ * Speed: most candidates do NOT fail, and a run that does not fail would go on to the end of the heal phase
+ * (often 50x longer than the failing prefix). So the main rounds abandon a candidate once it has consumed
+ * `2 x (decisions the best run consumed) + 64` decisions without failing. That is a heuristic, so when a
+ * main round finds nothing, a confirmation round replays every single deletion and every single zeroing
+ * of the best sequence in full; only when none of them fails is the shrink `complete`.
+ *
+ * The result is then 1-minimal with respect to these moves: deleting any single decision of the canonical
+ * form, or setting any non-zero one to 0, makes the violation disappear. (Either move yields a sequence
+ * that is shorter or lexicographically smaller, so had it still failed, the confirmation round would have
+ * kept it.) The attempt bound is the primary limit, so the result does not depend on the wall clock unless
+ * `shouldStop` (the CLI's wall-clock budget) cuts it short; `stoppedBy` says which.
  */
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { Decision } from './chooser.js';
-import type { InvariantName } from './oracle.js';
-import { runInterleaving, type InterleavingResult } from './world.js';
+import { invariantIndex, type InvariantName } from './oracle.js';
+import { runInterleaving, type InterleavingOptions, type InterleavingResult } from './world.js';
 
 export interface ShrinkOptions {
-  /** Upper bound on replays (every loop has a bound). */
+  /** Upper bound on replays (every loop has a bound); the primary limit. */
   attemptsMax: number;
   /** Asked between attempts; the CLI uses it for a wall-clock budget (sim/ never reads the clock). */
   shouldStop?: () => boolean;
 }
 
+export type ShrinkStop = 'complete' | 'attempts' | 'budget' | 'rounds';
+
 export interface ShrinkResult {
+  /** False when the starting decisions do not violate the invariant (nothing was shrunk). */
+  reproduced: boolean;
+  /** Every decision a replay of the minimal run consumes, zeros included: replays strictly. */
   decisions: Decision[];
+  /** `decisions` minus trailing zeros: the form the shrinker minimizes and 1-minimality is about. */
+  canonical: Decision[];
+  /** Decisions consumed by the starting run up to the violation (the shrinker's starting point). */
+  decisionsBefore: number;
+  /** Replays run (cached candidates are not replayed again and not counted). */
   attempts: number;
   improvements: number;
-  /** False when the budget ran out before a full round found nothing to remove. */
+  rounds: number;
+  /** True when a full round found nothing to remove: the result is 1-minimal. */
   complete: boolean;
+  stoppedBy: ShrinkStop;
 }
+
+/**
+ * The attempt bound the CLI and the gate use. Shrinks of the shipped naive clients and the planted bugs in
+ * the test suite take 80-700 replays; at up to ~10 ms a replay this stays inside the 10 s wall-clock budget,
+ * so the budget (the only wall-clock-dependent limit) is a safety net rather than the limit that decides.
+ */
+export const defaultShrinkAttemptsMax = 3_000;
+
+/** Bound on rounds (targeted, full or confirming); every round but the last improves the sequence. */
+const roundsMax = 256;
+const deleteChunkSizes = [32, 16, 8, 4, 2, 1] as const;
+const zeroChunkSizes = [32, 16, 8, 4, 2] as const;
+
+/** A candidate run that consumed its decision allowance without failing (main rounds only). */
+class CandidateAbandoned extends Error {}
+const abandoned = new CandidateAbandoned('candidate abandoned: it consumed its decision allowance without failing');
+
+/** What replaying a candidate showed: it failed (and was kept or not), it did not fail, or it was cut short. */
+type Outcome = 'failed' | 'passed' | 'abandoned';
 
 class Shrinker {
   attempts = 0;
   improvements = 0;
-  best: Decision[];
+  stoppedBy: ShrinkStop | null = null;
+  /** Outcome per candidate (keyed by values): a full replay is never repeated, a cut one may be redone in full. */
+  private readonly tried = new Map<string, Outcome>();
+  /** Decisions the best run consumed up to its violation: the yardstick for abandoning candidates. */
+  private bestConsumed: number;
 
   constructor(
     private readonly seed: number,
@@ -42,28 +86,65 @@ class Shrinker {
     private readonly client: ClientUnderTest,
     private readonly invariant: InvariantName,
     private readonly options: ShrinkOptions,
-    initial: Decision[],
+    public best: Decision[],
+    consumed: number,
   ) {
-    this.best = initial;
+    this.tried.set(key(best), 'failed');
+    this.bestConsumed = consumed;
   }
 
   exhausted(): boolean {
-    return this.attempts >= this.options.attemptsMax || (this.options.shouldStop?.() ?? false);
+    if (this.stoppedBy === null && this.attempts >= this.options.attemptsMax) this.stoppedBy = 'attempts';
+    return this.stoppedBy !== null;
   }
 
-  /** Replays a candidate; keeps it when it still fails the same invariant and is simpler. */
-  try(candidate: Decision[]): boolean {
+  /** Asks `shouldStop` once per replay about to run (so a clock is read once per attempt, not per loop turn). */
+  private mayReplay(): boolean {
     if (this.exhausted()) return false;
+    if (this.options.shouldStop?.() === true) this.stoppedBy = 'budget';
+    return this.stoppedBy === null;
+  }
+
+  /**
+   * Replays a candidate; keeps it when it still fails the same invariant and is simpler. `full` replays
+   * run to the end; others are abandoned after their decision allowance.
+   */
+  try(candidate: Decision[], full = false): boolean {
+    const candidateKey = key(candidate);
+    const previous = this.tried.get(candidateKey);
+    if (previous === 'failed' || previous === 'passed' || (previous === 'abandoned' && !full) || !this.mayReplay()) return false;
     this.attempts++;
-    const run = replayLenient(this.seed, this.scenario, this.client, candidate, this.invariant);
-    if (!violates(run, this.invariant)) return false;
-    const normalized = normalize(run.decisions!);
+    let run: InterleavingResult;
+    try {
+      const allowance = full ? candidate : withDecisionAllowance(candidate, 2 * this.bestConsumed + 64);
+      run = replayLenient(this.seed, this.scenario, this.client, allowance, this.invariant);
+    } catch (error) {
+      if (error !== abandoned) throw error;
+      this.tried.set(candidateKey, 'abandoned');
+      return false;
+    }
+    const failed = violates(run, this.invariant);
+    this.tried.set(candidateKey, failed ? 'failed' : 'passed');
+    if (!failed) return false;
+    const normalized = canonicalDecisions(run.decisions!);
     if (!simpler(normalized, this.best)) return false;
+    this.tried.set(key(normalized), 'failed');
     this.best = normalized;
+    this.bestConsumed = run.decisions!.length;
     this.improvements++;
     return true;
   }
 
+  /** Every single deletion and every single zeroing, replayed in full: the 1-minimality check. */
+  confirm(): void {
+    for (let index = this.best.length - 1; index >= 0 && !this.exhausted(); index--) {
+      if (index >= this.best.length) continue;
+      if (this.try([...this.best.slice(0, index), ...this.best.slice(index + 1)], true)) continue;
+      if (index < this.best.length && this.best[index]!.value !== 0) this.try(withValue(this.best, index, 0), true);
+    }
+  }
+
+  /** Binary search for the shortest prefix that still fails (the rest reads as zeros). */
   truncate(): void {
     let low = 0;
     let high = this.best.length;
@@ -75,7 +156,7 @@ class Shrinker {
   }
 
   deleteChunks(): void {
-    for (const size of [16, 8, 4, 2, 1]) {
+    for (const size of deleteChunkSizes) {
       for (let start = this.best.length - size; start >= 0 && !this.exhausted(); start--) {
         if (start + size > this.best.length) continue;
         this.try([...this.best.slice(0, start), ...this.best.slice(start + size)]);
@@ -83,13 +164,28 @@ class Shrinker {
     }
   }
 
+  zeroChunks(): void {
+    for (const size of zeroChunkSizes) {
+      for (let start = this.best.length - size; start >= 0 && !this.exhausted(); start -= size >> 1) {
+        if (start + size > this.best.length || this.best.slice(start, start + size).every((decision) => decision.value === 0)) continue;
+        const candidate = this.best.slice();
+        for (let index = start; index < start + size; index++) candidate[index] = withValueOf(candidate[index]!, 0);
+        this.try(candidate);
+      }
+    }
+  }
+
+  /** Each non-zero value: 0, else one less, else (when one less worked) the smallest that still fails. */
   lowerValues(): void {
     for (let index = this.best.length - 1; index >= 0 && !this.exhausted(); index--) {
       const decision = this.best[index];
       if (decision === undefined || decision.value === 0) continue;
       if (this.try(withValue(this.best, index, 0))) continue;
+      if (decision.value === 1 || !this.try(withValue(this.best, index, decision.value - 1))) continue;
+      const lowered = this.best[index];
+      if (lowered === undefined || lowered.label !== decision.label) continue;
       let low = 1;
-      let high = decision.value;
+      let high = lowered.value;
       while (low < high && !this.exhausted()) {
         const middle = (low + high) >> 1;
         const current = this.best[index];
@@ -109,23 +205,64 @@ export function shrink(
   invariant: InvariantName,
   options: ShrinkOptions,
 ): ShrinkResult {
-  const shrinker = new Shrinker(seed, scenario, client, invariant, options, normalize(decisions));
-  const roundsMax = 64;
+  const start = replayLenient(seed, scenario, client, decisions, invariant);
+  const startDecisions = start.decisions!;
+  if (!violates(start, invariant)) {
+    const canonical = canonicalDecisions(decisions);
+    return { reproduced: false, decisions: [...decisions], canonical, decisionsBefore: startDecisions.length, attempts: 1, improvements: 0, rounds: 0, complete: false, stoppedBy: 'complete' };
+  }
+  const shrinker = new Shrinker(seed, scenario, client, invariant, options, canonicalDecisions(startDecisions), startDecisions.length);
+  shrinker.attempts = 1;
+  const passes = [
+    { run: () => shrinker.truncate(), idle: false },
+    { run: () => shrinker.deleteChunks(), idle: false },
+    { run: () => shrinker.zeroChunks(), idle: false },
+    { run: () => shrinker.lowerValues(), idle: false },
+  ];
+  // A targeted round runs only the passes that improved last time; when it finds nothing, a full round
+  // runs every pass; when that finds nothing, the confirmation round decides whether the shrink is complete.
+  let rounds = 0;
   let complete = false;
-  for (let round = 0; round < roundsMax && !shrinker.exhausted(); round++) {
+  let fullRound = true;
+  while (rounds < roundsMax && !shrinker.exhausted()) {
+    rounds++;
     const before = shrinker.improvements;
-    shrinker.truncate();
-    shrinker.deleteChunks();
-    shrinker.lowerValues();
+    for (const pass of passes) {
+      if (!fullRound && pass.idle) continue;
+      const passBefore = shrinker.improvements;
+      pass.run();
+      pass.idle = shrinker.improvements === passBefore;
+    }
+    if (shrinker.improvements > before) {
+      fullRound = false;
+      continue;
+    }
+    if (!fullRound) {
+      fullRound = true;
+      continue;
+    }
+    shrinker.confirm();
     if (shrinker.improvements === before && !shrinker.exhausted()) {
       complete = true;
       break;
     }
+    fullRound = false;
   }
-  return { decisions: strictDecisions(seed, scenario, client, shrinker.best, invariant), attempts: shrinker.attempts, improvements: shrinker.improvements, complete };
+  const final = replayLenient(seed, scenario, client, shrinker.best, invariant).decisions!;
+  return {
+    reproduced: true,
+    decisions: final,
+    canonical: shrinker.best,
+    decisionsBefore: startDecisions.length,
+    attempts: shrinker.attempts,
+    improvements: shrinker.improvements,
+    rounds,
+    complete,
+    stoppedBy: complete ? 'complete' : (shrinker.stoppedBy ?? 'rounds'),
+  };
 }
 
-/** Runs a decision list leniently, stopping at the first violation of `invariant`. */
+/** Runs a decision list leniently (missing or out-of-range choices read as 0), stopping at the first violation of `invariant`. */
 export function replayLenient(
   seed: number,
   scenario: Scenario,
@@ -134,20 +271,32 @@ export function replayLenient(
   invariant: InvariantName | null,
   trace = false,
 ): InterleavingResult {
-  return runInterleaving(seed, scenario, client, { trace, record: true, replay: { decisions, strict: false }, stopAtInvariant: invariant });
+  return runInterleaving(seed, scenario, client, replayOptions(decisions, false, invariant, trace));
 }
 
+/** Runs a decision list strictly: throws ReplayDivergence at the first label that differs or when the list runs out. */
+export function replayStrict(
+  seed: number,
+  scenario: Scenario,
+  client: ClientUnderTest,
+  decisions: readonly Decision[],
+  invariant: InvariantName | null,
+  trace = false,
+): InterleavingResult {
+  return runInterleaving(seed, scenario, client, replayOptions(decisions, true, invariant, trace));
+}
+
+function replayOptions(decisions: readonly Decision[], strict: boolean, invariant: InvariantName | null, trace: boolean): InterleavingOptions {
+  return { trace, record: true, replay: { decisions, strict }, stopAtInvariant: invariant };
+}
+
+/** Counts, not the (capped) violation list: a run with many other violations still reports this one. */
 export function violates(result: InterleavingResult, invariant: InvariantName): boolean {
-  return result.oracle.violations.some((violation) => violation.invariant === invariant);
+  return result.oracle.counts[invariantIndex[invariant]]! > 0;
 }
 
-/** The exact decisions a lenient replay consumes (zeros included), so the file replays strictly. */
-function strictDecisions(seed: number, scenario: Scenario, client: ClientUnderTest, decisions: Decision[], invariant: InvariantName): Decision[] {
-  return replayLenient(seed, scenario, client, decisions, invariant).decisions!;
-}
-
-/** Trailing zeros are implied by lenient replay. */
-function normalize(decisions: readonly Decision[]): Decision[] {
+/** Trailing zeros are implied by lenient replay: the canonical form drops them. */
+export function canonicalDecisions(decisions: readonly Decision[]): Decision[] {
   let end = decisions.length;
   while (end > 0 && decisions[end - 1]!.value === 0) end--;
   return decisions.slice(0, end);
@@ -162,8 +311,38 @@ function simpler(candidate: readonly Decision[], best: readonly Decision[]): boo
   return false;
 }
 
+/** Lenient replay reads values by position only, so the values alone identify a candidate's run. */
+function key(decisions: readonly Decision[]): string {
+  let end = decisions.length;
+  while (end > 0 && decisions[end - 1]!.value === 0) end--; // trailing zeros are implied
+  let text = '';
+  for (let index = 0; index < end; index++) text += `${decisions[index]!.value},`;
+  return text;
+}
+
+/**
+ * The candidate as lenient replay reads it (index by index, missing ones as 0), except that reading index
+ * `allowance` or beyond throws: the run has consumed its allowance without failing and is abandoned.
+ */
+function withDecisionAllowance(decisions: Decision[], allowance: number): readonly Decision[] {
+  return new Proxy(decisions, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && isDigit(property.charCodeAt(0)) && Number(property) >= allowance) throw abandoned;
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
+function withValueOf(decision: Decision, value: number): Decision {
+  return { label: decision.label, value, range: decision.range };
+}
+
 function withValue(decisions: readonly Decision[], index: number, value: number): Decision[] {
   const copy = decisions.slice();
-  copy[index] = { label: decisions[index]!.label, value, range: decisions[index]!.range };
+  copy[index] = withValueOf(decisions[index]!, value);
   return copy;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }

@@ -4,18 +4,31 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import type { ClientUnderTest } from '../../core/types.js';
-import { buildReport, writeReport, type Report, type ReportTiming } from '../../reports/json.js';
+import {
+  buildReport,
+  writeReport,
+  type Report,
+  type ReportDeterminism,
+  type ReportExtras,
+  type ReportShrinkSkipped,
+  type ReportShrunk,
+  type ReportTiming,
+} from '../../reports/json.js';
 import { findScenario } from '../../scenarios/catalog.js';
 import { findClient } from '../../scenarios/clients.js';
 import type { Scenario } from '../../scenarios/scenario.js';
+import { selfCheck, selfCheckIndices } from '../../sim/determinism.js';
 import { coverageOf, replayCommand, verdictOf, type GateAccumulator, type RunSpec } from '../../sim/gate.js';
 import { formatSeed } from '../../sim/prng.js';
+import { runInterleaving } from '../../sim/world.js';
 import { parseOptions, UsageError, type ParsedOptions } from '../args.js';
 import { columns, perSecond } from '../format.js';
 import type { Io } from '../io.js';
 import { createProgress } from '../progress.js';
 import { InterleavingCrash, runGate } from '../run-gate.js';
+import { shrinkLimitsDefault, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
 import { summaryLines } from '../summary.js';
 
 export const gateOptions = {
@@ -26,6 +39,8 @@ export const gateOptions = {
   out: 'path',
   'max-failures': 'nonNegative',
   workers: 'count',
+  'no-shrink': 'flag',
+  'self-check-ratio': 'percent',
 } as const;
 
 export const gateDefaults = {
@@ -34,7 +49,13 @@ export const gateDefaults = {
   client: 'reference',
   out: './fencesim-report',
   maxFailures: 20,
+  selfCheckRatioPercent: 1,
 };
+
+/** Exit codes of the gate: passed, failed, and nondeterministic (the self-check failed; it wins over 1). */
+export const gateExitPassed = 0;
+export const gateExitFailed = 1;
+export const gateExitNondeterministic = 4;
 
 interface GateSetup {
   spec: RunSpec;
@@ -43,6 +64,8 @@ interface GateSetup {
   outDir: string;
   seedChosen: boolean;
   workers: number;
+  shrink: boolean;
+  selfCheckRatioPercent: number;
 }
 
 export async function gateCommand(argv: readonly string[], io: Io): Promise<number> {
@@ -52,10 +75,56 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
   const startMs = io.nowMs();
   const accumulator = await runWithProgress(setup, io);
   if (accumulator === null) return 3;
-  const report = reportOf(setup, accumulator, timingOf(accumulator, io.nowMs() - startMs, io));
+  const wallMs = io.nowMs() - startMs;
+  const selfCheckStartMs = io.nowMs();
+  const determinism = runSelfCheck(setup);
+  const shrinkStartMs = io.nowMs();
+  const shrunk = await shrinkFirstFailure(setup, accumulator, determinism, io);
+  const timing = { ...timingOf(accumulator, wallMs, io), selfCheckMs: Math.round(shrinkStartMs - selfCheckStartMs), shrinkMs: Math.round(io.nowMs() - shrinkStartMs) };
+  const extras: ReportExtras = shrunk === null ? { determinism } : { determinism, shrunk };
+  const report = reportOf(setup, accumulator, timing, extras);
   const path = await writeOrExplain(setup.outDir, report);
   io.stdout(`${summaryLines(report, path).join('\n')}\n`);
-  return report.passed ? 0 : 1;
+  return gateExitCode(report);
+}
+
+export function gateExitCode(report: Report): number {
+  if (report.determinism.nondeterministic_interleavings > 0) return gateExitNondeterministic;
+  return report.passed ? gateExitPassed : gateExitFailed;
+}
+
+/** Re-runs the sampled interleavings twice with tracing in this process (see sim/determinism.ts). */
+function runSelfCheck(setup: GateSetup): ReportDeterminism {
+  const indices = selfCheckIndices(setup.spec.interleavings, setup.selfCheckRatioPercent);
+  return selfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
+}
+
+/**
+ * Shrinks the first recorded failure and writes DIR/shrunk-<seed>.json; null when nothing failed. The
+ * attempt bound decides, so the result is the same on every run unless the 10 s budget cuts it short.
+ */
+async function shrinkFirstFailure(setup: GateSetup, accumulator: GateAccumulator, determinism: ReportDeterminism, io: Io): Promise<ReportShrunk | ReportShrinkSkipped | null> {
+  const failure = accumulator.failures[0];
+  if (failure === undefined) return null;
+  if (!setup.shrink) return { skipped: 'not shrunk: --no-shrink' };
+  if (determinism.nondeterministic_interleavings > 0) return { skipped: 'not shrunk: the determinism self-check failed, so a replay would not be trustworthy' };
+  const recorded = runInterleaving(failure.seed, setup.scenario, setup.client, { trace: false, record: true });
+  const shrunk = shrinkWithBudget(failure.seed, setup.scenario, setup.client, recorded.decisions!, failure.invariant, shrinkLimitsDefault, io);
+  if (!shrunk.result.reproduced) return { skipped: `not shrunk: replaying seed ${failure.seed} did not reproduce ${failure.invariant}` };
+  const file = `shrunk-${failure.seed}.json`;
+  await writeReplayFile('gate', 'out', join(setup.outDir, file), shrunk);
+  return {
+    file,
+    invariant: failure.invariant,
+    decisions: shrunk.result.decisions.length,
+    decisionsBefore: shrunk.result.decisionsBefore,
+    replays: shrunk.result.attempts,
+    complete: shrunk.result.complete,
+    stoppedBy: shrunk.result.stoppedBy,
+    timelineLines: shrunk.timeline.lines.length,
+    hiddenLines: shrunk.timeline.hidden,
+    timeline: shrunk.timeline.lines,
+  };
 }
 
 function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSetup {
@@ -70,7 +139,16 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     maxFailures: options['max-failures'] ?? gateDefaults.maxFailures,
   };
   const workers = options.workers ?? defaultWorkers();
-  return { spec, scenario, client, outDir: options.out ?? gateDefaults.out, seedChosen: options.seed === undefined, workers };
+  return {
+    spec,
+    scenario,
+    client,
+    outDir: options.out ?? gateDefaults.out,
+    seedChosen: options.seed === undefined,
+    workers,
+    shrink: options['no-shrink'] !== true,
+    selfCheckRatioPercent: options['self-check-ratio'] ?? gateDefaults.selfCheckRatioPercent,
+  };
 }
 
 export function reproduceGateCommand(spec: RunSpec): string {
@@ -88,6 +166,8 @@ function runSpecBlock(setup: GateSetup): string[] {
     ['max failures', String(spec.maxFailures)],
     ['out', setup.outDir],
     ['workers', `${setup.workers} (results do not depend on it)`],
+    ['shrink', setup.shrink ? 'the first failure, within 10 s' : 'off (--no-shrink)'],
+    ['self-check', setup.selfCheckRatioPercent === 0 ? 'off' : `${setup.selfCheckRatioPercent} % of the interleavings, run twice`],
   ];
   return ['fencesim gate: run spec', ...columns(rows), `reproduce this run: ${reproduceGateCommand(spec)}`];
 }
@@ -132,9 +212,9 @@ function crashText(setup: GateSetup, crash: InterleavingCrash): string {
   ].join('\n');
 }
 
-function reportOf(setup: GateSetup, accumulator: GateAccumulator, timing: ReportTiming): Report {
+function reportOf(setup: GateSetup, accumulator: GateAccumulator, timing: ReportTiming, extras: ReportExtras): Report {
   const verdict = verdictOf(accumulator, setup.scenario);
-  return buildReport(accumulator, verdict, coverageOf(accumulator), timing);
+  return buildReport(accumulator, verdict, coverageOf(accumulator), timing, extras);
 }
 
 function timingOf(accumulator: GateAccumulator, wallMs: number, io: Io): ReportTiming {

@@ -1,45 +1,57 @@
 /**
- * `fencesim replay`: re-run exactly one interleaving by its own seed (the seed in a failure's replay
- * command, not the gate's root seed) with the timeline on, and print header, timeline and verdict.
+ * `fencesim replay`: re-run exactly one interleaving with the timeline on, and print header, timeline and
+ * verdict. The interleaving is given by its own seed (the seed in a failure's replay command, not the
+ * gate's root seed), or by a replay file: its decisions are replayed strictly, and a run that diverges
+ * from them stops with the decision index and both labels (exit 2). `--client` with `--file` replays the
+ * file's schedule against another client, leniently (decisions are applied by position).
  */
-import { allInvariants, invariantExplanations } from '../../sim/oracle.js';
+import { allInvariants, invariantExplanations, type InvariantName } from '../../sim/oracle.js';
 import { formatSeed } from '../../sim/prng.js';
-import { runInterleaving, type InterleavingResult } from '../../sim/world.js';
-import { parseOptions, requireOptions } from '../args.js';
+import type { InterleavingResult } from '../../sim/world.js';
+import { parseOptions } from '../args.js';
 import { columns, grouped } from '../format.js';
 import type { Io } from '../io.js';
+import { firstLabelDifference, resolveRunInput, runInput, type RunInput } from '../replay-input.js';
 
-export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client' } as const;
+export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file' } as const;
 
 export async function replayCommandRun(argv: readonly string[], io: Io): Promise<number> {
   const options = parseOptions('replay', argv, replayOptions);
-  requireOptions('replay', options, ['seed', 'scenario', 'client']);
-  const scenario = options.scenario!;
-  const client = options.client!;
-  const result = runInterleaving(options.seed!, scenario, client, { trace: true, record: false });
-  io.stdout(`${headerLines(result, scenario.name, client.name).join('\n')}\n`);
+  const input = await resolveRunInput('replay', options);
+  const invariant = (input.file?.content.invariant ?? null) as InvariantName | null;
+  const result = runInput('replay', input, true, invariant);
+  io.stdout(`${headerLines(result, input, invariant).join('\n')}\n`);
   io.stdout(`timeline:\n${(result.timeline ?? []).join('\n')}\n`);
-  io.stdout(`${verdictLines(result).join('\n')}\n`);
+  io.stdout(`${verdictLines(result, invariant).join('\n')}\n`);
   return result.oracle.violations.length > 0 ? 1 : 0;
 }
 
-function headerLines(result: InterleavingResult, scenario: string, client: string): string[] {
+function headerLines(result: InterleavingResult, input: RunInput, invariant: InvariantName | null): string[] {
   const workload = result.plan.workload;
-  const rows = [
+  const rows: string[][] = [];
+  if (input.file !== null) {
+    const file = input.file.content;
+    rows.push(['file', `${input.file.path} (${file.decisions.length} decisions${invariant === null ? '' : `, violates ${invariant}; the run stops there`})`]);
+    if (input.clientOverridden) {
+      const difference = firstLabelDifference(file.decisions, result.decisions ?? []);
+      rows.push(['schedule', `recorded against ${file.runSpec.client}, replayed leniently against ${input.client.name}${difference === null ? '' : `; it parts from the recording at ${difference}`}`]);
+    }
+  }
+  rows.push(
     ['seed', formatSeed(result.seed)],
-    ['scenario', scenario],
-    ['client', client],
+    ['scenario', input.scenario.name],
+    ['client', input.client.name],
     ['fault plan', JSON.stringify(result.plan.faults)],
     ['resources', workload.resources.map((resource) => resource.uri).join(', ')],
     ['phases', `faults for ${workload.faultPhaseMs} ms, then heal for ${workload.healPhaseMs} ms`],
     ['run', `${grouped(result.events)} events, ${grouped(result.steps)} client steps, trace hash 0x${result.traceHash.toString(16).padStart(8, '0')}`],
-  ];
+  );
   return ['fencesim replay', ...columns(rows)];
 }
 
-function verdictLines(result: InterleavingResult): string[] {
-  const first = result.oracle.violations[0];
-  if (first === undefined) return ['verdict: no violation'];
+function verdictLines(result: InterleavingResult, invariant: InvariantName | null): string[] {
+  const first = (invariant === null ? undefined : result.oracle.violations.find((violation) => violation.invariant === invariant)) ?? result.oracle.violations[0];
+  if (first === undefined) return [invariant === null ? 'verdict: no violation' : `verdict: no violation (the file's ${invariant} did not occur)`];
   return [
     `verdict: VIOLATION ${first.invariant} at ${first.timeMs} ms on ${first.uri}`,
     `  detail: ${first.detail}`,

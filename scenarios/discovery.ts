@@ -1,0 +1,51 @@
+/**
+ * Discovery scenarios (SPEC §3.6, §7): listings that are not snapshots. A single pass never proves a
+ * catalog complete; only a negotiated, unforged snapshot ID does.
+ */
+import { ratio } from '../sim/faults.js';
+import type { Scenario } from './scenario.js';
+import { catalogResources, discoveryWorkload, drawServer, plan, workload } from './shape.js';
+
+export const multiPageLostNotifications: Scenario = {
+  name: 'multi-page-lost-notifications',
+  description:
+    'multi-page listings over live data while resources are deleted and re-created between pages, update and list_changed notifications lost, sometimes no listChanged capability',
+  targets: ['unreconciled_catalog', 'unproven_completeness', 'late_tombstone', 'convergence_60s'],
+  catches: ['naive-single-scan', 'naive-trust-404'],
+  sometimes: ['drop-notification', 'list-mutation-during-scan', 'slow-read', 'no-list-changed-capability'],
+  plan: (chooser) =>
+    plan(
+      {
+        'drop-notification': ratio(1, 2),
+        'list-mutation-during-scan': ratio(1, 2),
+        'slow-read': ratio(1, 6),
+        'no-list-changed-capability': ratio(1, 4),
+      },
+      workload(chooser, discoveryWorkload, catalogResources, 4),
+      drawServer(chooser),
+    ),
+};
+
+export const cursorCycle: Scenario = {
+  name: 'cursor-cycle',
+  description: 'a nextCursor that leads back to a page already listed in the pass, and cursors the server rejects as invalid',
+  targets: ['unreconciled_catalog', 'unproven_completeness', 'convergence_60s'],
+  catches: ['naive-single-scan'],
+  sometimes: ['cursor-cycle', 'cursor-invalid'],
+  plan: (chooser) =>
+    plan(
+      { 'cursor-cycle': ratio(1, 3), 'cursor-invalid': ratio(1, 8) },
+      workload(chooser, discoveryWorkload, catalogResources, 4),
+      drawServer(chooser, 2),
+    ),
+};
+
+export const forgedSnapshotId: Scenario = {
+  name: 'forged-snapshot-id',
+  description: 'a snapshot ID on pages the server never negotiated, or a negotiated one that changes between live pages',
+  targets: ['unreconciled_catalog', 'unproven_completeness', 'convergence_60s'],
+  catches: ['naive-single-scan'],
+  sometimes: ['forged-snapshot-id'],
+  plan: (chooser) =>
+    plan({ 'forged-snapshot-id': ratio(1, 2) }, workload(chooser, discoveryWorkload, catalogResources, 3), drawServer(chooser)),
+};

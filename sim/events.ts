@@ -1,0 +1,73 @@
+/**
+ * What travels through an interleaving's queue: event kinds, and the messages between client and server
+ * (with the ground truth the oracle needs riding along, never shown to the client).
+ */
+import type { ResponseOutcome } from '../core/types.js';
+import type { ListPageTruth } from './listing.js';
+
+/** Event kinds of the queue. */
+export const Kind = {
+  ClientMessage: 1,
+  ServerRequest: 2,
+  Timer: 3,
+  Mutation: 4,
+  Command: 5,
+  FaultTick: 6,
+  Reconnect: 7,
+  Heal: 8,
+  CloseTick: 9,
+  Discover: 10,
+  Serve: 11,
+  Task: 12,
+  AuthorizationFeed: 13,
+} as const;
+export type Kind = (typeof Kind)[keyof typeof Kind];
+
+export interface SimEvent {
+  timeMs: number;
+  sequence: number;
+  kind: Kind;
+  cause: number;
+  /** Session generation (messages, requests) or client epoch (timers). */
+  session: number;
+  /** Kind-specific integer: resource index, request id, deadline, ... */
+  a: number;
+  payload: unknown;
+}
+
+export interface ResponseMessage {
+  kind: 'response';
+  requestId: number;
+  outcome: ResponseOutcome;
+  requestSentAtMs: number;
+  /** The session the request was sent on (ground truth, not the client's claim). */
+  requestSession: number;
+  resource: number;
+  version: number;
+  exists: boolean;
+  /** Delivered even though its session died (old-session or crash stranding). */
+  survivesSessionEnd: boolean;
+  /** Permission denied to this subject index (-1: not denied). */
+  deniedSubject: number;
+  /** resources/list pages: what the page really was. */
+  list: ListPageTruth | null;
+}
+
+export interface NotificationMessage {
+  kind: 'notification';
+  uri: string;
+  resource: number;
+  version: number;
+  survivesSessionEnd: boolean;
+  /** notifications/resources/list_changed (resource -1) rather than updated. */
+  listChanged: boolean;
+}
+
+export interface RequestMessage {
+  requestId: number;
+  method: string;
+  uri: string;
+  subject: string | undefined;
+  cursor: string | undefined;
+  sentAtMs: number;
+}

@@ -1,0 +1,195 @@
+/**
+ * The server side of `resources/list`: sorted URI order, server-chosen page sizes, opaque cursors, and the
+ * optional snapshot-ID extension. What each page really was (which pass, served from which snapshot) is
+ * recorded as ground truth for the oracle; the client only ever sees the page.
+ *
+ * A pass starts with a request without cursor. Without the extension its pages are served from live data
+ * by offset among the resources that exist at serve time, so mutations between pages cause gaps and
+ * duplicates. With the extension the first page takes a real snapshot and every page of the pass is served
+ * from it under one snapshot ID. Faults:
+ * - cursor-cycle: a nextCursor equal to a cursor already returned earlier in the pass;
+ * - cursor-invalid: a page request answered with the invalid-cursor error;
+ * - forged-snapshot-id: without negotiation, a snapshot ID on every page anyway; with negotiation, a
+ *   multi-page pass served from live data whose ID changes on a later page.
+ */
+import type { ResponseOutcome } from '../core/types.js';
+import type { Chooser } from './chooser.js';
+import type { FaultName } from './faults.js';
+import type { ListProof } from './oracle-catalog.js';
+import { invalidParamsCode, type ServerModel } from './server.js';
+
+/** Ground truth of one served list page. */
+export interface ListPageTruth {
+  pass: number;
+  /** The page has no nextCursor: delivering it completes the pass. */
+  last: boolean;
+  /** How the pass was really served ('snapshot': every page from one real snapshot, nothing forged). */
+  proof: ListProof;
+  passStartMs: number;
+}
+
+interface Pass {
+  id: number;
+  session: number;
+  startMs: number;
+  /** Resource indices of the snapshot in listing order, or null: served from live data. */
+  snapshot: Int32Array | null;
+  /** The snapshot ID the pages carry (real or forged), or null. */
+  snapshotId: string | null;
+  /** Forged with negotiation: the ID still has to change on a later page. */
+  idMustChange: boolean;
+  proof: ListProof;
+  /** Cursors returned to the client in this pass (the cursor-cycle fault picks one of them). */
+  cursors: string[];
+}
+
+interface CursorEntry {
+  pass: Pass;
+  offset: number;
+}
+
+export interface ListingFaults {
+  fires(fault: FaultName, label: string): boolean;
+}
+
+export interface ServedPage {
+  outcome: ResponseOutcome;
+  truth: ListPageTruth | null;
+}
+
+interface PageEntry {
+  uri: string;
+  name: string;
+  mimeType: string;
+}
+
+export class Lister {
+  private readonly cursors = new Map<string, CursorEntry>();
+  private nextPass = 1;
+  private nextToken = 1;
+
+  constructor(
+    private readonly server: ServerModel,
+    private readonly chooser: Chooser,
+    private readonly faults: ListingFaults,
+    /** The snapshot-ID extension was negotiated. */
+    private readonly snapshotNegotiated: boolean,
+    private readonly pageSizeMax: number,
+    private readonly tokenSeed: number,
+  ) {}
+
+  /** Serves one page request of `session` at `nowMs`. */
+  serve(session: number, cursor: string | undefined, nowMs: number): ServedPage {
+    if (cursor === undefined) return this.firstPage(session, nowMs);
+    const entry = this.cursors.get(cursor);
+    if (entry === undefined || entry.pass.session !== session || this.faults.fires('cursor-invalid', 'invalid cursor?')) {
+      return { outcome: { type: 'error', code: invalidParamsCode, message: 'Invalid cursor', data: { cursor } }, truth: null };
+    }
+    const pass = entry.pass;
+    const page = this.page(pass, entry.offset, this.pageSizeMax);
+    if (pass.idMustChange && (page.last || this.chooser.draw('server', 'forged id changes on this page?', 2) === 1)) {
+      pass.snapshotId = this.token('snap-');
+      pass.idMustChange = false;
+    }
+    return this.answer(pass, page.entries, page.last ? null : entry.offset + page.entries.length);
+  }
+
+  private firstPage(session: number, nowMs: number): ServedPage {
+    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, proof: 'live', cursors: [] };
+    let sizeMax = this.pageSizeMax;
+    if (this.snapshotNegotiated) {
+      const existing = this.existingCount();
+      // Forged with negotiation only on a pass of two pages or more, so a changing ID can show it.
+      if (existing >= 2 && this.faults.fires('forged-snapshot-id', 'forge snapshot id (live pages, changing id)?')) {
+        pass.idMustChange = true;
+        pass.proof = 'forged-live';
+        sizeMax = Math.min(sizeMax, existing - 1);
+      } else {
+        pass.snapshot = this.takeSnapshot();
+        pass.proof = 'snapshot';
+      }
+      pass.snapshotId = this.token('snap-');
+    } else if (this.faults.fires('forged-snapshot-id', 'forge snapshot id (never negotiated)?')) {
+      pass.snapshotId = this.token('snap-');
+      pass.proof = 'forged-unnegotiated';
+    }
+    const page = this.page(pass, 0, sizeMax);
+    return this.answer(pass, page.entries, page.last ? null : page.entries.length);
+  }
+
+  private answer(pass: Pass, entries: PageEntry[], nextOffset: number | null): ServedPage {
+    const result: { resources: PageEntry[]; nextCursor?: string; snapshotId?: string } = { resources: entries };
+    if (nextOffset !== null) result.nextCursor = this.nextCursor(pass, nextOffset);
+    if (pass.snapshotId !== null) result.snapshotId = pass.snapshotId;
+    return {
+      outcome: { type: 'result', result },
+      truth: { pass: pass.id, last: nextOffset === null, proof: pass.proof, passStartMs: pass.startMs },
+    };
+  }
+
+  private nextCursor(pass: Pass, offset: number): string {
+    if (pass.cursors.length > 0 && this.faults.fires('cursor-cycle', 'cursor cycle?')) {
+      return pass.cursors[this.chooser.draw('server', 'cycle back to cursor', pass.cursors.length)]!;
+    }
+    const cursor = this.token('c');
+    this.cursors.set(cursor, { pass, offset });
+    pass.cursors.push(cursor);
+    return cursor;
+  }
+
+  /** One page from `offset`: a snapshot's entries, or the resources existing right now. */
+  private page(pass: Pass, offset: number, sizeMax: number): { entries: PageEntry[]; last: boolean } {
+    const size = this.chooser.between('server', 'page size', 1, sizeMax);
+    const entries: PageEntry[] = [];
+    const server = this.server;
+    if (pass.snapshot !== null) {
+      const snapshot = pass.snapshot;
+      const end = Math.min(snapshot.length, offset + size);
+      for (let index = offset; index < end; index++) entries.push(this.entry(snapshot[index]!));
+      return { entries, last: end >= snapshot.length };
+    }
+    let seen = 0;
+    let more = false;
+    for (let index = 0; index < server.sortedOrder.length; index++) {
+      const resource = server.sortedOrder[index]!;
+      if (server.exists[resource] === 0) continue;
+      if (seen++ < offset) continue;
+      if (entries.length === size) {
+        more = true;
+        break;
+      }
+      entries.push(this.entry(resource));
+    }
+    return { entries, last: !more };
+  }
+
+  private entry(resource: number): PageEntry {
+    return { uri: this.server.uris[resource]!, name: this.server.names[resource]!, mimeType: this.server.mimeTypes[resource]! };
+  }
+
+  private takeSnapshot(): Int32Array {
+    const server = this.server;
+    const snapshot = new Int32Array(this.existingCount());
+    let next = 0;
+    for (let index = 0; index < server.sortedOrder.length; index++) {
+      const resource = server.sortedOrder[index]!;
+      if (server.exists[resource] === 1) snapshot[next++] = resource;
+    }
+    return snapshot;
+  }
+
+  private existingCount(): number {
+    let count = 0;
+    for (let index = 0; index < this.server.exists.length; index++) count += this.server.exists[index]!;
+    return count;
+  }
+
+  /** An opaque, random-looking token from a counter (deterministic per interleaving). */
+  private token(prefix: string): string {
+    let x = (this.tokenSeed ^ Math.imul(this.nextToken++, 0x9e3779b1)) >>> 0;
+    x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+    x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+    x = (x ^ (x >>> 16)) >>> 0;
+    return prefix + x.toString(36).padStart(7, '0') + (this.nextToken - 1).toString(36);
+  }
+}

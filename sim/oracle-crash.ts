@@ -1,0 +1,54 @@
+/**
+ * `fence_lost_after_crash` (SPEC §3.9): after a client crash, no read issued before it may pass the fence,
+ * and no URI's watermark may go backwards.
+ * - A VersionAccepted or TombstonePending in a step answering a request sent at or before the latest crash
+ *   is a pre-crash read accepted after the restart.
+ * - An accepted readOrdinal at or below the highest one accepted for its URI before the latest crash is a
+ *   watermark that went backwards (the ledger lost it).
+ */
+export interface CrashSink {
+  resourceOf(uri: string): number;
+  violate(invariant: 'fence_lost_after_crash', timeMs: number, uri: string, detail: string): void;
+}
+
+export class CrashChecker {
+  crashes = 0;
+  /** Time of the latest client crash, or -1. */
+  private lastCrashMs = -1;
+  /** Per resource: highest readOrdinal accepted (content or not-found), and its value at the latest crash. */
+  private readonly acceptedOrdinal: Float64Array;
+  private readonly acceptedOrdinalAtCrash: Float64Array;
+
+  constructor(
+    private readonly sink: CrashSink,
+    resourceCount: number,
+  ) {
+    this.acceptedOrdinal = new Float64Array(resourceCount);
+    this.acceptedOrdinalAtCrash = new Float64Array(resourceCount);
+  }
+
+  onCrash(timeMs: number): void {
+    this.crashes++;
+    this.lastCrashMs = timeMs;
+    this.acceptedOrdinalAtCrash.set(this.acceptedOrdinal);
+  }
+
+  /** A version or a not-found was accepted at `readOrdinal`, in a step answering a request sent at `requestSentAtMs` (-1: none). */
+  judgeAccepted(uri: string, readOrdinal: number, requestSentAtMs: number, timeMs: number): void {
+    const resource = this.sink.resourceOf(uri);
+    if (resource < 0) return;
+    if (this.lastCrashMs >= 0) {
+      if (requestSentAtMs >= 0 && requestSentAtMs <= this.lastCrashMs) {
+        this.sink.violate('fence_lost_after_crash', timeMs, uri, `accepted a response to a read sent at ${requestSentAtMs} ms, before the client crashed at ${this.lastCrashMs} ms`);
+      } else if (readOrdinal <= this.acceptedOrdinalAtCrash[resource]!) {
+        this.sink.violate(
+          'fence_lost_after_crash',
+          timeMs,
+          uri,
+          `accepted read ordinal ${readOrdinal} after the crash at ${this.lastCrashMs} ms, not above ordinal ${this.acceptedOrdinalAtCrash[resource]} accepted before it (watermark went backwards)`,
+        );
+      }
+    }
+    if (readOrdinal > this.acceptedOrdinal[resource]!) this.acceptedOrdinal[resource] = readOrdinal;
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The server side of an interleaving: answering requests (read, list, subscribe, unsubscribe), sending
+ * notifications (updated, list_changed), and the mutation process that changes the truth.
+ */
+import type { ResponseOutcome } from '../core/types.js';
+import type { ListPageTruth } from './listing.js';
+import { causeNotification, causeWorkload } from './oracle.js';
+import { methodNotFoundCode, type ServerSession } from './server.js';
+import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
+import type { World } from './world.js';
+
+export function serveRequest(world: World, event: SimEvent): void {
+  const server = world.server;
+  const session = server.sessions[event.session];
+  if (session === undefined || !session.alive) return;
+  const request = event.payload as RequestMessage;
+  if (request.method === 'resources/read') {
+    serveRead(world, session, event.cause, request);
+    return;
+  }
+  if (world.nowMs < server.warmingUntilMs) {
+    // A restarted server answers its first requests with an internal error while it warms up.
+    respond(world, session, event.cause, request, -1, { type: 'error', code: -32603, message: 'Server not ready' }, 0, true, 0, -1, null);
+    return;
+  }
+  if (request.method === 'resources/list') {
+    serveList(world, session, event.cause, request);
+    return;
+  }
+  const subscription = request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe';
+  if (subscription && world.capabilities.subscribe) {
+    const resource = server.lookup(request.uri);
+    if (resource >= 0) session.subscribed[resource] = request.method === 'resources/subscribe' ? 1 : 0;
+    if (request.method === 'resources/unsubscribe' && world.fires('drop-unsubscribe-ack', 'drop unsubscribe ack?')) return;
+    respond(world, session, event.cause, request, resource, { type: 'result', result: {} }, 0, true, 0, -1, null);
+    return;
+  }
+  respond(world, session, event.cause, request, -1, { type: 'error', code: methodNotFoundCode, message: 'Method not found' }, 0, true, 0, -1, null);
+}
+
+function serveRead(world: World, session: ServerSession, cause: number, request: RequestMessage): void {
+  const server = world.server;
+  const resource = server.lookup(request.uri);
+  const spelled = resource >= 0 ? world.spell(server.uris[resource]!) : null;
+  const answer = server.read(request.uri, spelled, request.subject);
+  let extraDelayMs = 0;
+  const network = world.plan.network;
+  if (world.fires('slow-read', 'slow read?')) {
+    extraDelayMs = world.chooser.between('network', 'slow read delay', 1, network.slowReadDelayMsMax);
+  }
+  if (resource >= 0 && world.wanted[resource] === 1 && world.fires('late-response-after-close', 'late response?')) {
+    extraDelayMs = world.chooser.between('network', 'late response delay', 200, network.lateResponseDelayMsMax);
+    forceCloseRace(world, resource, extraDelayMs);
+  }
+  respond(world, session, cause, request, resource, answer.outcome, answer.version, answer.exists, extraDelayMs, answer.deniedSubject, null);
+}
+
+function serveList(world: World, session: ServerSession, cause: number, request: RequestMessage): void {
+  const served = world.lister.serve(session.generation, request.cursor, world.nowMs);
+  respond(world, session, cause, request, -1, served.outcome, 0, true, 0, -1, served.truth);
+  if (served.truth !== null && !served.truth.last && world.fires('list-mutation-during-scan', 'mutate between list pages?')) {
+    mutateBetweenPages(world);
+  }
+}
+
+function respond(
+  world: World,
+  session: ServerSession,
+  cause: number,
+  request: RequestMessage,
+  resource: number,
+  outcome: ResponseOutcome,
+  version: number,
+  exists: boolean,
+  extraDelayMs: number,
+  deniedSubject: number,
+  list: ListPageTruth | null,
+): void {
+  const message: ResponseMessage = {
+    kind: 'response',
+    requestId: request.requestId,
+    outcome,
+    requestSentAtMs: request.sentAtMs,
+    requestSession: session.generation,
+    resource,
+    version,
+    exists,
+    survivesSessionEnd: false,
+    deniedSubject,
+    list,
+  };
+  world.schedule(world.serverToClientTime(session, extraDelayMs), Kind.ClientMessage, cause, session.generation, request.requestId, message);
+}
+
+/** late-response-after-close: the client is told to unsubscribe while this response is held back. */
+function forceCloseRace(world: World, resource: number, responseDelayMs: number): void {
+  const chooser = world.chooser;
+  const closeAtMs = world.nowMs + 1 + chooser.draw('workload', 'close before late response', responseDelayMs - 1);
+  world.schedule(closeAtMs, Kind.Command, causeWorkload, 0, resource, { type: 'UnsubscribeCommanded', resource });
+  const reopenDelayMs = chooser.between('workload', 'resubscribe delay', 500, 3_000);
+  world.schedule(world.nowMs + responseDelayMs + reopenDelayMs, Kind.Command, causeWorkload, 0, resource, { type: 'SubscribeCommanded', resource });
+}
+
+// -- notifications ----------------------------------------------------------------------------------
+
+function notify(world: World, resource: number): void {
+  const session = world.session;
+  if (session === null || !session.alive || session.subscribed[resource] === 0) return;
+  sendNotification(world, session, resource, world.server.version[resource]!);
+}
+
+const listChangedMessage: NotificationMessage = { kind: 'notification', uri: '', resource: -1, version: 0, survivesSessionEnd: false, listChanged: true };
+
+/** list_changed on the current session, when the capability was negotiated. */
+function notifyListChanged(world: World): void {
+  const session = world.session;
+  if (session === null || !session.alive || !world.capabilities.listChanged) return;
+  sendNotification(world, session, -1, 0);
+}
+
+/**
+ * Drop, duplicate and reorder apply to every notification alike; resource -1 is list_changed (one shared,
+ * immutable message), an updated notification gets a spelling per copy.
+ */
+function sendNotification(world: World, session: ServerSession, resource: number, version: number): void {
+  if (world.fires('drop-notification', 'drop notification?')) return;
+  const network = world.plan.network;
+  let copies = 1;
+  if (world.fires('duplicate-notification', 'duplicate?')) {
+    copies += world.chooser.between('network', 'duplicate copies', 1, network.duplicateCopiesMax);
+  }
+  for (let copy = 0; copy < copies; copy++) {
+    const extra = copy === 0 ? 0 : world.chooser.between('network', 'duplicate delay', 1, network.duplicateDelayMsMax);
+    const message: NotificationMessage =
+      resource < 0
+        ? listChangedMessage
+        : { kind: 'notification', uri: world.spell(world.server.uris[resource]!), resource, version, survivesSessionEnd: false, listChanged: false };
+    world.schedule(world.serverToClientTime(session, extra), Kind.ClientMessage, causeNotification, session.generation, resource, message);
+  }
+}
+
+// -- the mutation process ---------------------------------------------------------------------------
+
+export function mutate(world: World, resource: number): void {
+  if (world.healing) return;
+  const workload = world.plan.workload;
+  const server = world.server;
+  const chooser = world.chooser;
+  let burst = 1;
+  let existenceChanged = false;
+  if (server.exists[resource] === 0) {
+    server.write(resource);
+    existenceChanged = true;
+  } else if (chooser.chance('workload', 'delete?', workload.deleteRatio.numerator, workload.deleteRatio.denominator)) {
+    server.delete(resource);
+    existenceChanged = true;
+  } else {
+    server.write(resource);
+    if (chooser.chance('workload', 'burst?', workload.burstRatio.numerator, workload.burstRatio.denominator)) {
+      burst = chooser.between('workload', 'burst length', 2, 4);
+    }
+  }
+  afterChange(world, resource, existenceChanged);
+  for (let extra = 1; extra < burst; extra++) {
+    server.write(resource);
+    afterChange(world, resource, false);
+  }
+  scheduleMutation(world, resource);
+}
+
+/** list-mutation-during-scan: right after a page, one or two resources are deleted or re-created. */
+function mutateBetweenPages(world: World): void {
+  const server = world.server;
+  const count = world.chooser.between('workload', 'resources mutated between pages', 1, 2);
+  for (let index = 0; index < count; index++) {
+    const resource = world.chooser.draw('workload', 'resource mutated between pages', server.uris.length);
+    if (server.exists[resource] === 1) server.delete(resource);
+    else server.write(resource);
+    world.timeline?.note(world.nowMs, `list mutation between pages: ${server.uris[resource]} ${server.exists[resource] === 1 ? 're-created' : 'deleted'}`);
+    afterChange(world, resource, true);
+  }
+}
+
+function afterChange(world: World, resource: number, existenceChanged: boolean): void {
+  const server = world.server;
+  const version = server.version[resource]!;
+  const exists = server.exists[resource] === 1;
+  if (exists) world.oracle.registerContent(server.content[resource]!, resource, version);
+  world.oracle.onChange(resource, version, world.nowMs, exists);
+  world.timeline?.truth(world.nowMs, server.uris[resource]!, version, exists);
+  notify(world, resource);
+  if (existenceChanged) notifyListChanged(world);
+}
+
+export function scheduleMutation(world: World, resource: number): void {
+  const workload = world.plan.workload;
+  const delay = world.chooser.between('workload', 'mutation interval', workload.mutationIntervalMsMin, workload.mutationIntervalMsMax);
+  world.schedule(world.nowMs + delay, Kind.Mutation, causeWorkload, 0, resource, null);
+}
