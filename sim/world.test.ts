@@ -43,7 +43,7 @@ const goldenTraceHashes: Record<string, number> = {
   'cursor-cycle': 0xbe6ae1e5,
   'duplicate-storm': 0xa81424b4,
   'forged-snapshot-id': 0xed59650a,
-  'late-content-after-close': 0x6419989a,
+  'late-content-after-close': 0xbd646970,
   'lost-unsubscribe-ack': 0x19d7def8,
   'multi-page-lost-notifications': 0x8d6f7b9c,
   'no-subscribe-capability': 0x441b3029,
