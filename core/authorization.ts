@@ -27,7 +27,9 @@ export function revocationKey(subject: string, uri: string): string {
 }
 
 export function isRevoked(d: Draft, subject: string, uri: string): boolean {
-  return d.l.revoked[revocationKey(subject, uri)] !== undefined;
+  const revoked = d.l.revoked;
+  for (const _ in revoked) return revoked[revocationKey(subject, uri)] !== undefined; // only when any exist
+  return false;
 }
 
 /** After a version is accepted: lineage entries plus the upsert outbox entry that supersedes the old ones. */

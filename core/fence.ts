@@ -160,10 +160,9 @@ export function acceptNotFound(d: Draft, requestId: number, request: InflightReq
   sub.lastAcceptedOrdinal = request.readOrdinal;
   d.emit({ type: 'TombstonePending', uri: request.uri, readOrdinal: request.readOrdinal });
   if (sub.state !== 'TOMBSTONE_PENDING') move(d, request.uri, 'not_found_accepted');
+  // Evidence for the deletion (confirmed only by a later reconciled catalog, see scan.ts).
   const confirmAfter = d.uriState(request.uri).confirmAfterOrdinal;
-  const catalog = d.l.discovery.catalog;
-  const unlisted = catalog !== null && !catalog.uris.includes(request.uri);
-  if (confirmAfter >= 0 && request.readOrdinal > confirmAfter && unlisted) confirmTombstone(d, request.uri);
+  if (confirmAfter >= 0 && request.readOrdinal > confirmAfter) d.setConfirmAfter(request.uri, confirmAfter, d.nowMs);
   return true;
 }
 
@@ -185,6 +184,7 @@ export function beginUnsubscribe(d: Draft, uri: string): boolean {
   d.disarmTimer('reconcile', uri);
   d.disarmTimer('resubscribe', uri);
   d.setReads(uri, 0, false);
+  d.setConfirmAfter(uri, -1);
   if (sub.state === 'CLOSED') {
     sub.endMs = d.nowMs;
     d.emit({ type: 'SubscriptionClosed', uri, closeEpoch: sub.closeEpoch, closeOrdinal: sub.closeOrdinal, outcome: 'SESSION_ENDED' });

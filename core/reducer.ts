@@ -321,6 +321,8 @@ function onNotification(d: Draft, sessionGeneration: number, method: unknown, pa
     return;
   }
   const tracking = d.uriState(uri);
+  // Something happened to it: evidence gathered for confirming its deletion is void.
+  if (tracking.confirmAfterOrdinal >= 0) d.setConfirmAfter(uri, -1);
   switch (sub.state) {
     case 'ACTIVE':
       openDebounce(d, uri, tracking.inFlight);

@@ -15,7 +15,7 @@
  * - Completeness tasks accept only a SNAPSHOT_PROVEN catalog.
  */
 import { contentDigest } from './digest.js';
-import { issueRead } from './fence.js';
+import { confirmTombstone, isOpen, issueRead } from './fence.js';
 import { checkUri, isObject, typeName } from './protocol.js';
 import type { Draft } from './state.js';
 import type { CatalogStatus, ResponseOutcome, ScanAbandonReason } from './types.js';
@@ -166,7 +166,7 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
     completePass(d, next);
     return;
   }
-  const cursorDigest = contentDigest(page.nextCursor);
+  const cursorDigest = digestCursor(page.nextCursor);
   if (next.cursorDigests.includes(cursorDigest)) {
     abandonPass(d, 'CURSOR_CYCLE', `cursor repeated after ${next.pages} pages`);
     return;
@@ -177,6 +177,21 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
   }
   d.mutableDiscovery().running = { ...next, cursorDigests: next.cursorDigests.concat(cursorDigest) };
   sendPage(d, page.nextCursor);
+}
+
+/**
+ * A cursor's fingerprint for cycle detection (the cursor itself is never stored). Two independent 32-bit
+ * FNV-1a lanes: a collision could only abandon a pass needlessly, never accept a wrong listing.
+ */
+export function digestCursor(cursor: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ cursor.length;
+  for (let index = 0; index < cursor.length; index++) {
+    const code = cursor.charCodeAt(index);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 function isForged(d: Draft, running: DiscoveryScanRecord, snapshotId: string | null): boolean {
@@ -228,7 +243,7 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   for (const uri of uris) if (d.uriState(uri).confirmAfterOrdinal >= 0) d.setConfirmAfter(uri, -1);
   const proven = complete.pass === 'SNAPSHOT' && !complete.snapshotForged && complete.snapshotIds.length === 1;
   if (proven) {
-    publish(d, complete, 'SNAPSHOT_PROVEN');
+    publish(d, complete, 'SNAPSHOT_PROVEN', complete.firstRequestMs);
     return;
   }
   const previous = discovery.previous;
@@ -239,14 +254,14 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
     previous.notificationsObserved === 0 &&
     complete.notificationsObserved === 0;
   if (reconciled) {
-    publish(d, complete, 'SNAPSHOT_UNPROVEN');
+    publish(d, complete, 'SNAPSHOT_UNPROVEN', previous.firstRequestMs);
     return;
   }
   discovery.previous = complete;
   startPass(d);
 }
 
-function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus): void {
+function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, firstPassStartMs: number): void {
   const discovery = d.mutableDiscovery();
   const nextReviewAtMs = d.nowMs + d.config.catalogReviewMs;
   discovery.catalog = { scanId: pass.scanId, status, uris: pass.uris, digest: pass.uriSetDigest!, measuredAtMs: d.nowMs, nextReviewAtMs };
@@ -264,29 +279,37 @@ function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus): vo
     nextReviewAtMs,
   });
   d.armTimer('discover', discoveryTimerUri, nextReviewAtMs);
-  reconcileTombstones(d, new Set(pass.uris));
+  // A snapshot may be published although the list changed after it was taken; it then confirms no deletion.
+  const current = pass.notificationsObserved === 0;
+  reconcileTombstones(d, new Set(pass.uris), current ? firstPassStartMs : -1);
 }
 
 /**
- * A reconciled catalog settles TOMBSTONE_PENDING resources: one that is listed again is re-read; one that
- * is absent is confirmed deleted once a not-found read issued after this catalog passes the fence.
+ * A reconciled catalog settles TOMBSTONE_PENDING resources. One that is listed again is re-read. One that
+ * is absent needs two pieces of evidence before its deletion is confirmed: a not-found read issued after a
+ * catalog that lacked it, and then a later catalog that still lacks it and whose first pass began after
+ * that not-found arrived (so no slow, stale not-found and no single listing can confirm a deletion).
+ * An `updated` notification or any complete pass listing the URI voids the evidence. `firstPassStartMs` is
+ * -1 when the list changed while the catalog was being taken: then nothing is confirmed from it.
  */
-function reconcileTombstones(d: Draft, listed: ReadonlySet<string>): void {
+function reconcileTombstones(d: Draft, listed: ReadonlySet<string>, firstPassStartMs: number): void {
   for (const uri in d.l.subscriptions) {
     const sub = d.l.subscriptions[uri]!;
-    // Listed again: whatever deletion was pending confirmation is void, whatever state the read is in.
-    if (listed.has(uri)) d.setConfirmAfter(uri, -1);
-    const pending = d.uriState(uri).confirmAfterOrdinal >= 0;
-    if (sub.state !== 'TOMBSTONE_PENDING' && !(pending && !listed.has(uri))) continue;
-    const idle = d.uriState(uri).inFlight === 0;
+    if (!isOpen(sub.state)) continue; // closing or closed: no tombstone, no outbox entry
+    const progress = d.uriState(uri);
     if (listed.has(uri)) {
-      d.setConfirmAfter(uri, -1);
-      if (idle) issueRead(d, uri, 'reappeared');
-    } else {
-      // Only a not-found read issued after THIS catalog may confirm: reads already in flight are too old.
-      d.setConfirmAfter(uri, sub.lastIssuedOrdinal);
-      if (idle) issueRead(d, uri, 'tombstone-check');
+      if (progress.confirmAfterOrdinal >= 0) d.setConfirmAfter(uri, -1);
+      if (sub.state === 'TOMBSTONE_PENDING' && progress.inFlight === 0) issueRead(d, uri, 'reappeared');
+      continue;
     }
+    if (sub.state !== 'TOMBSTONE_PENDING' && progress.confirmAfterOrdinal < 0) continue;
+    if (progress.notFoundEvidenceMs >= 0 && progress.notFoundEvidenceMs < firstPassStartMs) {
+      confirmTombstone(d, uri);
+      continue;
+    }
+    // Only a not-found read issued after THIS catalog may count: reads already in flight are too old.
+    d.setConfirmAfter(uri, sub.lastIssuedOrdinal);
+    if (sub.state === 'TOMBSTONE_PENDING' && progress.inFlight === 0) issueRead(d, uri, 'tombstone-check');
   }
 }
 

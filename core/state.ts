@@ -67,10 +67,15 @@ export interface UriVolatile {
   /** Cached content may be served until this time (authorization lease), -1 when none. */
   leaseUntilMs: number;
   /**
-   * A reconciled catalog lacked this TOMBSTONE_PENDING URI: a not-found read with an ordinal above this
-   * confirms the deletion. -1 when no confirmation is pending.
+   * Deletion confirmation, step 1: a reconciled catalog lacked this TOMBSTONE_PENDING URI, so a not-found
+   * read with an ordinal above this counts as evidence. -1 when no confirmation is pending.
    */
   confirmAfterOrdinal: number;
+  /**
+   * Step 2: when that not-found arrived (-1: none yet). The deletion is confirmed by the next reconciled
+   * catalog that still lacks the URI and whose first pass began after this time.
+   */
+  notFoundEvidenceMs: number;
 }
 
 export interface Volatile {
@@ -117,6 +122,7 @@ const idleUri: UriVolatile = Object.freeze({
   deadlines: Object.freeze([-1, -1, -1, -1, -1, -1, -1]) as unknown as number[],
   leaseUntilMs: -1,
   confirmAfterOrdinal: -1,
+  notFoundEvidenceMs: -1,
 });
 
 export function initialState(config: ClientConfig): CoreState {
@@ -159,6 +165,8 @@ export class Draft {
   private discoveryOwned = false;
   /** Per-URI volatile records already copied in this step. */
   private ownedUris: UriVolatile[] = [];
+  /** Deadline arrays already copied in this step. */
+  private ownedDeadlines: number[][] = [];
   /** Subscription records already copied in this step. */
   private ownedSubscriptions: ResourceSubscriptionRecord[] = [];
 
@@ -190,7 +198,21 @@ export class Draft {
 
   mutableLedger(): Ledger {
     if (!this.ledgerOwned) {
-      this.ledger = { ...this.ledger };
+      const l = this.ledger;
+      // Explicit literal, not spread: measurably faster on the simulator's hot path.
+      this.ledger = {
+        schema: l.schema,
+        sessionGeneration: l.sessionGeneration,
+        nextRequestId: l.nextRequestId,
+        nextSubscriptionGeneration: l.nextSubscriptionGeneration,
+        closeEpoch: l.closeEpoch,
+        outboxSequence: l.outboxSequence,
+        subscriptions: l.subscriptions,
+        versions: l.versions,
+        derived: l.derived,
+        revoked: l.revoked,
+        discovery: l.discovery,
+      };
       this.ledgerOwned = true;
     }
     return this.ledger;
@@ -285,7 +307,8 @@ export class Draft {
 
   mutableVolatile(): Volatile {
     if (!this.volatileOwned) {
-      this.volatile = { ...this.volatile };
+      const v = this.volatile;
+      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, scanCursor: v.scanCursor };
       this.volatileOwned = true;
     }
     return this.volatile;
@@ -313,6 +336,7 @@ export class Draft {
       deadlines: current.deadlines,
       leaseUntilMs: current.leaseUntilMs,
       confirmAfterOrdinal: current.confirmAfterOrdinal,
+      notFoundEvidenceMs: current.notFoundEvidenceMs,
     };
     volatile.uris[uri] = copy;
     this.ownedUris.push(copy);
@@ -340,8 +364,13 @@ export class Draft {
     if (this.uriState(uri).leaseUntilMs !== leaseUntilMs) this.mutableUri(uri).leaseUntilMs = leaseUntilMs;
   }
 
-  setConfirmAfter(uri: string, ordinal: number): void {
-    if (this.uriState(uri).confirmAfterOrdinal !== ordinal) this.mutableUri(uri).confirmAfterOrdinal = ordinal;
+  /** Sets the deletion-confirmation progress of a URI; (-1, -1) voids it. */
+  setConfirmAfter(uri: string, ordinal: number, evidenceMs = -1): void {
+    const current = this.uriState(uri);
+    if (current.confirmAfterOrdinal === ordinal && current.notFoundEvidenceMs === evidenceMs) return;
+    const state = this.mutableUri(uri);
+    state.confirmAfterOrdinal = ordinal;
+    state.notFoundEvidenceMs = evidenceMs;
   }
 
   setScanCursor(cursor: string | null): void {
@@ -394,9 +423,11 @@ export class Draft {
 
   private setDeadline(uri: string, index: number, deadlineMs: number): void {
     const state = this.mutableUri(uri);
-    const deadlines = state.deadlines.slice();
-    deadlines[index] = deadlineMs;
-    state.deadlines = deadlines;
+    if (!this.ownedDeadlines.includes(state.deadlines)) {
+      state.deadlines = state.deadlines.slice();
+      this.ownedDeadlines.push(state.deadlines);
+    }
+    state.deadlines[index] = deadlineMs;
   }
 
   sendRequest(

@@ -141,6 +141,7 @@ export type ClientEffect =
       /** resources/list: the opaque cursor, sent back exactly as received (absent for the first page). */
       cursor?: string;
     }
+  /** Arms the timer `timerKey`, replacing any earlier timer with the same key (only the latest fires). */
   | { type: 'TimerArmed'; timerKey: string; deadlineMs: number }
   | {
       type: 'VersionAccepted';
@@ -263,7 +264,7 @@ export const defaultClientConfig: ClientConfig = {
   pollIntervalMs: 5_000,
   pollJitterMsMax: 2_000,
   contentCharsMax: 1_048_576,
-  authorizationLeaseMs: 10_000,
+  authorizationLeaseMs: 20_000,
   derivedEntriesPerVersion: 2,
   scanPagesMax: 256,
   reconcileRoundsMax: 4,

@@ -20,6 +20,7 @@ export const Kind = {
   Serve: 11,
   Task: 12,
   AuthorizationFeed: 13,
+  ListMutation: 14,
 } as const;
 export type Kind = (typeof Kind)[keyof typeof Kind];
 

@@ -59,7 +59,8 @@ function serveList(world: World, session: ServerSession, cause: number, request:
   const served = world.lister.serve(session.generation, request.cursor, world.nowMs);
   respond(world, session, cause, request, -1, served.outcome, 0, true, 0, -1, served.truth);
   if (served.truth !== null && !served.truth.last && world.fires('list-mutation-during-scan', 'mutate between list pages?')) {
-    mutateBetweenPages(world);
+    // 1 ms after this page (and before the next page can be asked for): strictly after the pass began.
+    world.schedule(world.nowMs + 1, Kind.ListMutation, causeWorkload, 0, 0, null);
   }
 }
 
@@ -169,7 +170,7 @@ export function mutate(world: World, resource: number): void {
 }
 
 /** list-mutation-during-scan: right after a page, one or two resources are deleted or re-created. */
-function mutateBetweenPages(world: World): void {
+export function mutateBetweenPages(world: World): void {
   const server = world.server;
   const count = world.chooser.between('workload', 'resources mutated between pages', 1, 2);
   for (let index = 0; index < count; index++) {

@@ -72,6 +72,7 @@ function strandOldSessionMessages(world: World, session: ServerSession, reconnec
 function crash(world: World): void {
   const client = world.client;
   world.clientEpoch++;
+  world.armedTimers.clear();
   world.oracle.onCrash(world.nowMs);
   const recovers = client.durable !== undefined && client.recover !== undefined;
   world.clientState = recovers

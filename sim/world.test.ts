@@ -38,21 +38,21 @@ function fingerprint(result: InterleavingResult): unknown {
  */
 const goldenSeed = 42;
 const goldenTraceHashes: Record<string, number> = {
-  'client-crash': 0x3b6b7df7,
-  'close-race': 0x34044add,
-  'cursor-cycle': 0xbe6ae1e5,
-  'duplicate-storm': 0xa81424b4,
-  'forged-snapshot-id': 0xed59650a,
-  'late-content-after-close': 0xbd646970,
-  'lost-unsubscribe-ack': 0x19d7def8,
-  'multi-page-lost-notifications': 0x8d6f7b9c,
-  'no-subscribe-capability': 0x441b3029,
-  'old-session-notification': 0x74aa45c4,
-  'permission-revocation': 0x5a0943ad,
-  'read-race': 0xb8206dfc,
-  reconnect: 0x384f43fb,
-  swarm: 0x4d118576,
-  'uri-spelling': 0x1249c63d,
+  'client-crash': 0x0020e95e,
+  'close-race': 0x766e0c1b,
+  'cursor-cycle': 0xfcf7b268,
+  'duplicate-storm': 0xf92c8ba0,
+  'forged-snapshot-id': 0xe9e61cfa,
+  'late-content-after-close': 0xfd612adf,
+  'lost-unsubscribe-ack': 0xb32d4cb7,
+  'multi-page-lost-notifications': 0x7405ae75,
+  'no-subscribe-capability': 0x5c20b466,
+  'old-session-notification': 0xf8c43023,
+  'permission-revocation': 0x9b66772d,
+  'read-race': 0x89b1f274,
+  reconnect: 0xa19afee9,
+  swarm: 0x2403f9f3,
+  'uri-spelling': 0x9db37305,
 };
 
 describe('world: determinism', () => {

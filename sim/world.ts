@@ -18,7 +18,7 @@ import { causeConnection, causeListChanged, causeNotification, causeOldNotificat
 import type { InterleavingPlan } from './plan.js';
 import { EventQueue } from './queue.js';
 import { respell, ServerModel, subjects, type ServerSession } from './server.js';
-import { mutate, serveRequest } from './serving.js';
+import { mutate, mutateBetweenPages, serveRequest } from './serving.js';
 import { connect, faultTick } from './sessions.js';
 import { Timeline } from './timeline.js';
 import { closeTick, command, deliverAuthorizationFeed, discover, serve, startWorkload, task, type CommandPayload } from './workload.js';
@@ -96,6 +96,8 @@ export class World {
   sessionGeneration = 0;
   /** Increases at every client crash: timers armed before it never fire. */
   clientEpoch = 0;
+  /** Timer key -> the deadline of its latest TimerArmed; earlier ones for the key are replaced. */
+  readonly armedTimers = new Map<string, number>();
   clientState: unknown;
   /** Per resource: the workload wants it subscribed. */
   readonly wanted: Uint8Array;
@@ -170,6 +172,9 @@ export class World {
         break;
       case Kind.Timer:
         if (event.session !== this.clientEpoch) break; // armed by a client that has since crashed
+        // Re-arming a key replaces its timer (as clearTimeout + setTimeout would): only the latest fires.
+        if (this.armedTimers.get(event.payload as string) !== event.a) break;
+        this.armedTimers.delete(event.payload as string);
         this.deliver({ type: 'TimerFired', nowMs: this.nowMs, jitter: 0, timerKey: event.payload as string, deadlineMs: event.a }, event.cause, null);
         break;
       case Kind.Mutation:
@@ -202,6 +207,9 @@ export class World {
         break;
       case Kind.AuthorizationFeed:
         deliverAuthorizationFeed(this, event.a);
+        break;
+      case Kind.ListMutation:
+        mutateBetweenPages(this);
         break;
     }
   }
@@ -273,7 +281,10 @@ export class World {
         this.sendToServer(effect, cause);
         break;
       case 'TimerArmed':
-        if (effect.deadlineMs >= this.nowMs) this.schedule(effect.deadlineMs, Kind.Timer, cause, this.clientEpoch, effect.deadlineMs, effect.timerKey);
+        if (effect.deadlineMs >= this.nowMs) {
+          this.armedTimers.set(effect.timerKey, effect.deadlineMs);
+          this.schedule(effect.deadlineMs, Kind.Timer, cause, this.clientEpoch, effect.deadlineMs, effect.timerKey);
+        }
         break;
       case 'Transitioned':
         this.oracle.recordEdge(edgeIndexOf(effect.from, effect.event));
