@@ -15,3 +15,4 @@ export { scenarios, findScenario } from './scenarios/catalog.js';
 export type { Scenario } from './scenarios/scenario.js';
 export { clients, findClient } from './scenarios/clients.js';
 export { naiveClient, type NaiveFlags } from './scenarios/naive.js';
+export { gateTest, assertSafe, type GateTestOptions, type GateTestChunk, type TestRegistrar } from './cli/vitest-gate.js';

@@ -9,7 +9,9 @@ import type { Scenario } from '../scenarios/scenario.js';
 import { clientNames, findClient } from '../scenarios/clients.js';
 import { findScenario, scenarioNames } from '../scenarios/catalog.js';
 import { allInvariants, type InvariantName } from '../sim/oracle.js';
+import type { Transport } from '../sim/gate.js';
 import { parseSeed } from '../sim/prng.js';
+import { parseShard } from '../sim/shard.js';
 
 /** Bad usage or bad input: printed on stderr, exit code 2. */
 export class UsageError extends Error {
@@ -40,6 +42,12 @@ interface ValueKinds {
   percent: number;
   /** A positive integer number of milliseconds. */
   milliseconds: number;
+  /** `INDEX/COUNT`, 1 <= INDEX <= COUNT (gate --shard). */
+  shard: { index: number; count: number };
+  /** A non-empty word the command checks itself (report --format). */
+  word: string;
+  /** How messages travel (gate --transport): pure or sdk. */
+  transport: Transport;
   /** Takes no value. */
   flag: boolean;
 }
@@ -89,6 +97,19 @@ const valueParsers: Record<Exclude<ValueKind, 'flag'>, ValueParser> = {
     return value;
   },
   milliseconds: (option, text, command) => parseInteger(option, text, 1, command),
+  transport: (option, text, command) => {
+    if (text !== 'pure' && text !== 'sdk') throw new UsageError(unknownName(option, 'transport', text, ['pure', 'sdk']), command);
+    return text;
+  },
+  shard: (option, text, command) => {
+    const parsed = parseShard(text);
+    if (!parsed.ok) throw new UsageError(`--${option}: ${parsed.reason}`, command);
+    return { index: parsed.index, count: parsed.count };
+  },
+  word: (option, text, command) => {
+    if (text.length === 0) throw new UsageError(`--${option}: the value is empty`, command);
+    return text;
+  },
 };
 
 /** True when `argv` asks for this command's help (`--help` or `-h` anywhere). */
@@ -145,6 +166,9 @@ function placeholder(kind: ValueKind): string {
     invariant: 'NAME',
     percent: 'P',
     milliseconds: 'MS',
+    transport: 'pure|sdk',
+    shard: 'I/N',
+    word: 'WORD',
     flag: '',
   };
   return names[kind];

@@ -20,6 +20,8 @@ export interface Io {
   randomSeed(): number;
   /** Peak resident set size of this process so far, in bytes. */
   peakRssBytes(): number;
+  /** An environment variable (GITHUB_STEP_SUMMARY); without it the CLI behaves as if none were set. */
+  env?(name: string): string | undefined;
 }
 
 export function processIo(): Io {
@@ -32,6 +34,7 @@ export function processIo(): Io {
     nowMs: () => performance.now(),
     randomSeed: () => randomInt(0, SEED_MAX + 1),
     peakRssBytes: () => process.resourceUsage().maxRSS * 1024,
+    env: (name) => process.env[name],
   };
 }
 

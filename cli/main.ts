@@ -8,6 +8,9 @@ import { closest, UsageError, wantsHelp } from './args.js';
 import { benchCommand } from './commands/bench.js';
 import { gateCommand } from './commands/gate.js';
 import { listCommand } from './commands/list.js';
+import { mergeCommand } from './commands/merge.js';
+import { probeCommand } from './commands/probe.js';
+import { reportCommand } from './commands/report.js';
 import { replayCommandRun } from './commands/replay.js';
 import { shrinkCommand } from './commands/shrink.js';
 import { processIo, type Io } from './io.js';
@@ -27,6 +30,9 @@ const commands: Record<Exclude<CommandName, 'help'>, Command> = {
   shrink: shrinkCommand,
   list: listCommand,
   bench: benchCommand,
+  report: reportCommand,
+  merge: mergeCommand,
+  probe: probeCommand,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

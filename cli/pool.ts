@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { GateAccumulator, type RunSpec } from '../sim/gate.js';
+import type { ShardRange } from '../sim/shard.js';
 import { accumulatorFromData, type AccumulatorData } from './accumulator-data.js';
 
 type WorkerReply = { ok: true; start: number; data: AccumulatorData } | { ok: false; start: number; message: string };
@@ -19,13 +20,14 @@ function workerPath(): string {
 
 export async function runOnWorkers(
   spec: RunSpec,
+  range: ShardRange,
   workerCount: number,
   chunk: number,
   onProgress: (done: number) => void,
   locateCrash: (start: number, end: number, error: unknown) => Error,
 ): Promise<GateAccumulator> {
   const starts: number[] = [];
-  for (let start = 0; start < spec.interleavings; start += chunk) starts.push(start);
+  for (let start = range.start; start < range.end; start += chunk) starts.push(start);
   const results = new Map<number, GateAccumulator>();
   let next = 0;
   let done = 0;
@@ -39,10 +41,10 @@ export async function runOnWorkers(
             const sendNext = (): void => {
               if (next >= starts.length) return resolve();
               const start = starts[next++]!;
-              worker.postMessage({ spec, start, end: Math.min(spec.interleavings, start + chunk) });
+              worker.postMessage({ spec, start, end: Math.min(range.end, start + chunk) });
             };
             worker.on('message', (reply: WorkerReply) => {
-              const end = Math.min(spec.interleavings, reply.start + chunk);
+              const end = Math.min(range.end, reply.start + chunk);
               if (!reply.ok) return reject(locateCrash(reply.start, end, new Error(reply.message)));
               results.set(reply.start, accumulatorFromData(spec, reply.data));
               done += end - reply.start;

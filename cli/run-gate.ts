@@ -8,6 +8,7 @@ import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { GateAccumulator, runRange, type RunSpec } from '../sim/gate.js';
 import { deriveSeed } from '../sim/prng.js';
+import type { ShardRange } from '../sim/shard.js';
 import { runOnWorkers } from './pool.js';
 
 /** The simulator threw inside one interleaving: a programmer error, reported with its seed. */
@@ -29,24 +30,30 @@ export function chunkSize(interleavings: number): number {
   return Math.max(1, Math.min(chunkSizeMax, Math.ceil(interleavings / chunkCount)));
 }
 
+/**
+ * Runs interleavings [range.start, range.end) of the spec (all of them by default; a shard runs its slice).
+ * `onProgress` counts interleavings done within the range.
+ */
 export async function runGate(
   spec: RunSpec,
   scenario: Scenario,
   client: ClientUnderTest<any>,
   onProgress: (done: number) => void,
   workers = 1,
+  range: ShardRange = { start: 0, end: spec.interleavings },
 ): Promise<GateAccumulator> {
-  if (workers > 1 && spec.interleavings > chunkSize(spec.interleavings)) {
-    return runOnWorkers(spec, workers, chunkSize(spec.interleavings), onProgress, (start, end, error) =>
+  const count = range.end - range.start;
+  if (workers > 1 && count > chunkSize(count)) {
+    return runOnWorkers(spec, range, workers, chunkSize(count), onProgress, (start, end, error) =>
       locateCrash(spec, scenario, client, start, end, error),
     );
   }
   const total = new GateAccumulator(spec);
-  const size = chunkSize(spec.interleavings);
-  for (let start = 0; start < spec.interleavings; start += size) {
-    const end = Math.min(spec.interleavings, start + size);
-    total.merge(runChunk(spec, scenario, client, start, end, onProgress));
-    onProgress(end);
+  const size = chunkSize(count);
+  for (let start = range.start; start < range.end; start += size) {
+    const end = Math.min(range.end, start + size);
+    total.merge(runChunk(spec, scenario, client, start, end, (done) => onProgress(start - range.start + done)));
+    onProgress(end - range.start);
     await new Promise((resolve) => setImmediate(resolve));
   }
   return total;
@@ -61,7 +68,7 @@ function runChunk(
   onProgress: (done: number) => void,
 ): GateAccumulator {
   try {
-    return runRange(spec, scenario, client, start, end, (done) => onProgress(start + done));
+    return runRange(spec, scenario, client, start, end, onProgress);
   } catch (error) {
     throw locateCrash(spec, scenario, client, start, end, error);
   }

@@ -29,7 +29,8 @@ export function summaryLines(report: Report, reportPath: string): string[] {
 
 function headline(report: Report): string[] {
   const spec = report.runSpec;
-  const first = `${report.passed ? 'PASSED' : 'FAILED'}: ${grouped(report.interleavings)} interleavings of ${spec.scenario} against ${spec.client}, seed ${spec.seed}`;
+  const shard = spec.shard === undefined ? '' : `, shard ${spec.shard.index}/${spec.shard.count} (interleavings ${spec.shard.start}..${spec.shard.end - 1} of ${grouped(spec.interleavings)})`;
+  const first = `${report.passed ? 'PASSED' : 'FAILED'}: ${grouped(report.interleavings)} interleavings of ${spec.scenario} against ${spec.client}, seed ${spec.seed}${shard}`;
   return [first, ...report.reasons.map((reason) => `  - ${reason}`)];
 }
 

@@ -1,25 +1,38 @@
 /** The usage text: one overview and one block per command. */
 
-export const commandNames = ['gate', 'replay', 'shrink', 'list', 'bench', 'help'] as const;
+export const commandNames = ['gate', 'replay', 'shrink', 'list', 'bench', 'report', 'merge', 'probe', 'help'] as const;
 export type CommandName = (typeof commandNames)[number];
 
 const commandUsage: Record<CommandName, string> = {
   gate: `fencesim gate [--interleavings N] [--seed S] [--scenario NAME] [--client NAME] [--out DIR] [--max-failures K]
-              [--workers K] [--no-shrink] [--self-check-ratio P]
+              [--workers K] [--no-shrink] [--self-check-ratio P] [--shard I/N] [--strategies-json FILE]
   Run N seeded interleavings of a scenario against a client and apply the release gate.
     --interleavings N     how many interleavings (positive integer; default 100000)
     --seed S              root seed, decimal or 0x-hex uint32 (default: chosen at random and printed)
     --scenario NAME       scenario to run (default swarm; see fencesim list)
     --client NAME         client under test (default reference; see fencesim list)
-    --out DIR             write DIR/report.json, creating DIR (default ./fencesim-report)
+    --out DIR             write DIR/report.json and, rendered from it, DIR/summary.md, DIR/junit.xml and
+                          DIR/report.html, creating DIR (default ./fencesim-report); summary.md is also
+                          appended to $GITHUB_STEP_SUMMARY when that is set
     --max-failures K      failing interleavings to record in the report (default 20)
     --workers K           worker threads (default: one per core, up to 8; results do not depend on it)
     --no-shrink           do not shrink the first failure (by default it is shrunk within 10 s and
                           written as DIR/shrunk-<seed>.json, with its timeline in report.json)
     --self-check-ratio P  re-run P percent of the interleavings twice with tracing and compare trace
                           hashes (integer 0-100; default 1; 0 turns the determinism self-check off)
+    --shard I/N           run only shard I of N (1-based) of the interleavings: with M = --interleavings,
+                          indexes floor((I-1)M/N) to floor(IM/N)-1; recorded in runSpec.shard. Combine the
+                          N shard reports with fencesim merge (same seed and options on every shard)
+    --strategies-json F   strategy benchmark rows (bench --strategies --json) to show in report.html
+    --transport T         pure (default): the simulator's own message queue; sdk: every request, response
+                          and notification is JSON-RPC between a real MCP SDK Client (the client under test
+                          inside the fenced cache) and an SDK Server answering from the server model, on
+                          virtual time (deterministic, about 15x slower). sdk runs every scenario except
+                          client-crash and swarm (use sdk-swarm); failures replay with --transport sdk;
+                          the first failure is not shrunk
   Exit 0 when the gate passes, 1 when it fails, 4 when the self-check finds nondeterminism.`,
   replay: `fencesim replay --seed S --scenario NAME --client NAME
+fencesim replay --seed S --scenario NAME --client NAME --transport sdk
 fencesim replay --file FILE [--client NAME]
   Re-run exactly one interleaving and print its fault plan, its timeline and its first violation.
     --seed S            the interleaving's own seed, as in a failure's replay command
@@ -46,7 +59,46 @@ fencesim shrink --file FILE [--client NAME] [--out FILE] [--invariant NAME] [--b
     --interleavings N   per repetition (default 5000)
     --repetitions R     timed repetitions (default 5)
     --client NAME       default reference
-    --json              print one JSON object instead of text`,
+    --json              print one JSON object instead of text
+fencesim bench --strategies [--interleavings N] [--workers K] [--json]
+  Benchmark client strategies (naive subscription, polling every 1/5/15 s, subscription + version check,
+  the reference) under duplicate-notification rates 0/100/200/300 % x drop rates 0/10/30 %: reads per
+  change, convergence p50/p99, stale content served, reconciliation reads per resource-minute.
+    --interleavings N   per strategy and condition (default 1000; results depend only on N)
+    --workers K         worker threads (default: one per core, up to 8; results do not depend on it)
+    --json              print the rows as JSON (the StrategyResult[] that --strategies-json takes)`,
+  report: `fencesim report DIR [--format md|junit|html|all] [--strategies FILE]
+  Re-render DIR/report.json (or a report.json given directly) into summary.md, junit.xml and report.html
+  beside it, and print the paths written; summary.md is also appended to $GITHUB_STEP_SUMMARY when set.
+    --format F          md, junit, html or all (default all)
+    --strategies FILE   strategy benchmark rows (fencesim bench --strategies --json) for report.html
+  Exit 2 when the report is missing, corrupt or of another schema, naming the problem.`,
+  merge: `fencesim merge DIR... [--out DIR] [--allow-partial]
+  Merge the reports of gate --shard runs (directories or report.json files) into the report of the whole
+  run: identical to an unsharded run's report apart from timing (the shards' wall times summed). Writes
+  report.json, summary.md, junit.xml and report.html (and the first failure's shrunk replay file).
+    --out DIR           where to write (default ./fencesim-report; not one of the inputs)
+    --allow-partial     merge even when shards are missing: the merged gate then fails, naming them
+  Exit like the gate (0 passed, 1 failed, 4 nondeterministic); 2 when the reports do not merge: different
+  run specs (seed, interleavings, scenario, client, max failures, self-check ratio), duplicate or
+  overlapping shards, missing shards, or a report that is missing or corrupt.`,
+  probe: `fencesim probe --server-cmd "CMD ARGS" [--seed S] [--duration-ms MS] [--timeout-ms MS] [--quiet-ms MS] [--json]
+fencesim probe [options] -- CMD ARGS
+  Run the fenced cache against a real MCP server process over stdio (e.g. server-everything): list,
+  subscribe (calling toggle-subscriber-updates when listed), observe, unsubscribe, watch for late updates,
+  and check the invariants observable data allows. Incoming resource notifications are dropped (1/5),
+  duplicated (1/3) and delayed (1/4, up to 300 ms), the seed deciding which. The process is always stopped.
+    --server-cmd "CMD"  the server command line, split like a shell splits simple quoting ('...' literal,
+                        "..." honouring \\" and \\\\, a backslash escapes the next character; no variables,
+                        globs or operators); or give the words after -- instead, unquoted
+    --seed S            fault seed (default: chosen at random and printed on stderr)
+    --duration-ms MS    how long to observe while subscribed (default 12000)
+    --timeout-ms MS     bound on the whole probe including stopping the server (default 60000)
+    --quiet-ms MS       how long to watch for updates after the unsubscribe ACKs (default 6000)
+    --json              print the report as one JSON object (fencesim.probe.v1)
+  Exit 0 when no invariant is violated and every expectation holds, 1 when an invariant is violated or an
+  expectation is missed, 2 on bad usage (missing, empty or unparseable server command), 3 when the server
+  could not be started (no initialize handshake).`,
   help: `fencesim help [COMMAND]
   Print this text, or one command's usage.`,
 };

@@ -15,12 +15,15 @@ export interface RangeTask {
   end: number;
 }
 
-parentPort?.on('message', (task: RangeTask) => {
+parentPort?.on('message', async (task: RangeTask) => {
   try {
     const scenario = findScenario(task.spec.scenario);
     const client = findClient(task.spec.client);
     if (scenario === undefined || client === undefined) throw new Error(`unknown scenario or client in ${JSON.stringify(task.spec)}`);
-    const accumulator = runRange(task.spec, scenario, client, task.start, task.end);
+    const accumulator =
+      task.spec.transport === 'sdk'
+        ? await (await import('../adapters/mcp-sdk/sdk-gate.js')).runSdkRange(task.spec, scenario, client, task.start, task.end) // loads the SDK only when asked
+        : runRange(task.spec, scenario, client, task.start, task.end);
     parentPort!.postMessage({ ok: true, start: task.start, data: accumulatorData(accumulator) });
   } catch (error) {
     parentPort!.postMessage({ ok: false, start: task.start, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });

@@ -7,7 +7,7 @@
 import { replayCommand, sometimesMinimumInterleavings } from '../sim/gate.js';
 import type { MetricReport, RunSpec } from '../sim/gate.js';
 import { invariantExplanations, livenessInvariants, safetyInvariants, type InvariantName } from '../sim/oracle.js';
-import type { Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportShrunk } from './json.js';
+import type { Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportRunSpec, ReportShrunk } from './json.js';
 
 /** A latency histogram as report.json carries it: bucket i counts values in [i, i + 1) x bucketMs. */
 export interface Histogram {
@@ -21,7 +21,10 @@ export type DistributionName = 'convergenceMs' | 'revocationMs';
 
 /** The command that re-runs the whole gate; the same text the CLI prints as "reproduce this run". */
 export function gateCommand(spec: RunSpec): string {
-  return `npx fencesim gate --seed ${spec.seed} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}`;
+  const shard = (spec as ReportRunSpec).shard;
+  const shardText = shard === undefined ? '' : ` --shard ${shard.index}/${shard.count}`;
+  const transportText = spec.transport === undefined || spec.transport === 'pure' ? '' : ` --transport ${spec.transport}`;
+  return `npx fencesim gate --seed ${spec.seed} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}${transportText}${shardText}`;
 }
 
 export function verdictWord(report: Report): 'PASSED' | 'FAILED' {

@@ -78,7 +78,7 @@ describe('renderHtml', () => {
 
   it('malformed distributions count as absent rather than crashing', async () => {
     const report = { ...loadReport('report-pass'), distributions: { convergenceMs: { bucketMs: 0, counts: [1], overflow: 0 }, revocationMs: { bucketMs: 100, counts: ['x'] } } };
-    const html = await renderHtml(report as Report);
+    const html = await renderHtml(report as unknown as Report);
     expect(figures(html).get('convergence-cdf')).toContain('data-empty="true"');
     expect(figures(html).get('revocation-histogram')).toContain('data-empty="true"');
   });

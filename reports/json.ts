@@ -7,7 +7,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { coverageOf, GateAccumulator, GateVerdict, MetricReport, MetricThreshold, RunSpec } from '../sim/gate.js';
-import { thresholds } from '../sim/gate.js';
+import { convergenceBucketMs, revocationBucketMs, thresholds } from '../sim/gate.js';
+import { accumulatorSection, type AccumulatorSection } from './accumulator-json.js';
+import type { Histogram } from './digest.js';
 import { faultNames, type FaultName } from '../sim/faults.js';
 import type { InvariantName } from '../sim/oracle.js';
 
@@ -74,6 +76,31 @@ export interface ReportDeterminism {
 export interface ReportExtras {
   determinism?: ReportDeterminism;
   shrunk?: ReportShrunk | ReportShrinkSkipped;
+  /** The slice of the run this report covers (`gate --shard i/n`); absent for a whole run or a merge. */
+  shard?: ReportShard;
+}
+
+/**
+ * `gate --shard index/count` ran interleavings [start, end), start = floor((index - 1) N / count) and
+ * end = floor(index N / count) for N = runSpec.interleavings.
+ */
+export interface ReportShard {
+  index: number;
+  count: number;
+  start: number;
+  end: number;
+}
+
+export interface ReportRunSpec extends RunSpec {
+  shard?: ReportShard;
+}
+
+/** Latency distributions (mergeable histograms, 100 ms buckets; `overflow` counts the last, open bucket). */
+export interface ReportDistributions {
+  /** Change to accepted content; overflow: 60 s or more, including changes never reflected. */
+  convergenceMs: Histogram;
+  /** Truth revocation to purge complete; overflow: 120 s or more, including never purged. */
+  revocationMs: Histogram;
 }
 
 export interface ReportTotals {
@@ -105,7 +132,7 @@ export interface ReportFailure {
 
 export interface Report {
   schema: typeof reportSchema;
-  runSpec: RunSpec;
+  runSpec: ReportRunSpec;
   interleavings: number;
   passed: boolean;
   reasons: string[];
@@ -120,8 +147,11 @@ export interface Report {
   faults: Record<FaultName, number>;
   sometimes: Record<string, { fired: number; required: boolean }>;
   totals: ReportTotals;
+  distributions: ReportDistributions;
   failures: ReportFailure[];
   determinism: ReportDeterminism;
+  /** Everything the gate accumulated, raw, so shard reports merge exactly (`fencesim merge`). */
+  accumulator: AccumulatorSection;
   /** The only part that differs between identical runs. */
   timing: ReportTiming;
 }
@@ -143,9 +173,12 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
   }
   const failures = accumulator.failures.map(failureOf);
   if (failures.length > 0 && extras.shrunk !== undefined) failures[0]!.shrunk = shrunkOf(extras.shrunk);
+  const runSpec: ReportRunSpec = { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures };
+  if (spec.transport !== undefined && spec.transport !== 'pure') runSpec.transport = spec.transport;
+  if (extras.shard !== undefined) runSpec.shard = { index: extras.shard.index, count: extras.shard.count, start: extras.shard.start, end: extras.shard.end };
   return {
     schema: reportSchema,
-    runSpec: { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures },
+    runSpec,
     interleavings: accumulator.interleavings,
     passed: verdict.passed && determinism.nondeterministic_interleavings === 0,
     reasons,
@@ -157,8 +190,13 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
     faults: faultsOf(accumulator),
     sometimes: sometimesOf(verdict),
     totals: totalsOf(accumulator),
+    distributions: {
+      convergenceMs: histogramOf(accumulator.convergenceHistogram, convergenceBucketMs),
+      revocationMs: histogramOf(accumulator.revocationHistogram, revocationBucketMs),
+    },
     failures,
     determinism,
+    accumulator: accumulatorSection(accumulator),
     timing: {
       wallMs: timing.wallMs,
       interleavingsPerSecond: timing.interleavingsPerSecond,
@@ -178,9 +216,24 @@ export async function writeReport(dir: string, report: Report): Promise<string> 
   return path;
 }
 
-/** The exact bytes of report.json: two-space indented JSON and a final newline. */
+/** The exact bytes of report.json: two-space indented JSON, arrays of numbers on one line, a final newline. */
 export function serializeReport(report: Report): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  const text = JSON.stringify(report, (_key, value: unknown) => (isNumberArray(value) ? `${numbersMarker}[${value.join(', ')}]` : value), 2);
+  return `${text.replace(markedNumbers, '$1')}\n`;
+}
+
+/** Arrays of numbers (the histograms run to 1,200 entries) are written inline through a marked string. */
+const numbersMarker = '\u0001fencesim-numbers\u0001';
+const markedNumbers = /"\\u0001fencesim-numbers\\u0001(\[[-0-9., e+E]*\])"/g;
+
+function isNumberArray(value: unknown): value is number[] {
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'number' && Number.isFinite(item));
+}
+
+/** A bucket array whose last bucket is open-ended, as report.json's Histogram. */
+function histogramOf(buckets: Float64Array, bucketMs: number): Histogram {
+  const last = buckets.length - 1;
+  return { bucketMs, counts: Array.from(buckets.subarray(0, last)), overflow: buckets[last]! };
 }
 
 function metricsOf(verdict: GateVerdict): Record<string, MetricReport> {

@@ -3,7 +3,8 @@
  * targets, the naive clients it must catch, and the faults that must fire ("sometimes").
  */
 import { capabilityFaults, implementedFaults, ratio, type FaultName, type FaultPlan, type Ratio } from '../sim/faults.js';
-import { defaultServer } from '../sim/plan.js';
+import type { Chooser } from '../sim/chooser.js';
+import { defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { cursorCycle, forgedSnapshotId, multiPageLostNotifications } from './discovery.js';
 import type { Scenario } from './scenario.js';
 import {
@@ -184,48 +185,62 @@ export const swarm: Scenario = {
   ],
   catches: ['naive-overwrite', 'naive-no-resubscribe', 'naive-no-close-fence', 'naive-single-scan', 'naive-cache-after-revoke', 'naive-trust-404'],
   sometimes: implementedFaults,
-  plan: (chooser) => {
-    const faults: FaultPlan = {};
-    for (const fault of implementedFaults) {
-      const labels = swarmLabels[fault];
-      if (capabilityFaults.includes(fault)) {
-        if (chooser.draw('faults', labels.on, 4) === 0) faults[fault] = ratio(1, 1);
-        continue;
-      }
-      if (fault === 'client-crash') {
-        // A crash restarts the whole client: at most about one per 16 fault ticks.
-        if (chooser.draw('faults', labels.on, 2) === 1) faults[fault] = ratio(1, crashDenominators[chooser.draw('faults', labels.denominator, crashDenominators.length)]!);
-        continue;
-      }
-      if (chooser.draw('faults', labels.on, 2) === 0) continue;
-      const denominator = swarmDenominators[chooser.draw('faults', labels.denominator, swarmDenominators.length)]!;
-      faults[fault] = ratio(1 + chooser.draw('faults', labels.numerator, Math.max(1, denominator >> 1)), denominator);
-    }
-    const resourceSet = chooser.draw('workload', 'swarm: resource set', 4);
-    const resources = resourceSet === 3 ? confusableResources : resourceSet === 2 ? catalogResources : plainResources;
-    const intensity = (label: string, max: number): Ratio => ratio(chooser.draw('workload', label, max + 1), 16);
-    const discovery = chooser.draw('workload', 'swarm: discovery?', 2) === 1;
-    if (!discovery) for (const fault of listingFaults) delete faults[fault]; // nothing lists, so they cannot fire
-    const serving = chooser.draw('workload', 'swarm: serving?', 4) === 3 || faults['permission-revocation'] !== undefined;
-    return plan(
-      faults,
-      workload(
-        chooser,
-        {
-          mutationIntervalMsMin: 100,
-          mutationIntervalMsMax: chooser.between('workload', 'swarm: mutation interval', 500, 4_000),
-          deleteRatio: intensity('swarm: delete ratio', 4),
-          closeRatio: intensity('swarm: close ratio', 4),
-          resubscribeDelayMsMax: chooser.between('workload', 'swarm: resubscribe delay', 1_000, 12_000),
-          ...(discovery ? discoveryWorkload : {}),
-          ...(serving ? { serveIntervalMsMin: 1_000, serveIntervalMsMax: 4_000 } : {}),
-        },
-        resources,
-      ),
-      discovery ? drawServer(chooser) : defaultServer,
-    );
-  },
+  plan: (chooser) => swarmPlan(chooser, implementedFaults),
 };
+
+/** Swarm without client-crash: the faults the SDK transport (`gate --transport sdk`) can inject. */
+const sdkSwarmFaults: readonly FaultName[] = implementedFaults.filter((fault) => fault !== 'client-crash');
+
+export const sdkSwarm: Scenario = {
+  ...swarm,
+  name: 'sdk-swarm',
+  description: 'swarm without client-crash (the faults the SDK transport injects): a random subset, random intensities, capabilities and workload shape',
+  targets: swarm.targets.filter((name) => name !== 'fence_lost_after_crash'),
+  sometimes: sdkSwarmFaults,
+  plan: (chooser) => swarmPlan(chooser, sdkSwarmFaults),
+};
+
+function swarmPlan(chooser: Chooser, faultSet: readonly FaultName[]): InterleavingPlan {
+  const faults: FaultPlan = {};
+  for (const fault of faultSet) {
+    const labels = swarmLabels[fault];
+    if (capabilityFaults.includes(fault)) {
+      if (chooser.draw('faults', labels.on, 4) === 0) faults[fault] = ratio(1, 1);
+      continue;
+    }
+    if (fault === 'client-crash') {
+      // A crash restarts the whole client: at most about one per 16 fault ticks.
+      if (chooser.draw('faults', labels.on, 2) === 1) faults[fault] = ratio(1, crashDenominators[chooser.draw('faults', labels.denominator, crashDenominators.length)]!);
+      continue;
+    }
+    if (chooser.draw('faults', labels.on, 2) === 0) continue;
+    const denominator = swarmDenominators[chooser.draw('faults', labels.denominator, swarmDenominators.length)]!;
+    faults[fault] = ratio(1 + chooser.draw('faults', labels.numerator, Math.max(1, denominator >> 1)), denominator);
+  }
+  const resourceSet = chooser.draw('workload', 'swarm: resource set', 4);
+  const resources = resourceSet === 3 ? confusableResources : resourceSet === 2 ? catalogResources : plainResources;
+  const intensity = (label: string, max: number): Ratio => ratio(chooser.draw('workload', label, max + 1), 16);
+  const discovery = chooser.draw('workload', 'swarm: discovery?', 2) === 1;
+  if (!discovery) for (const fault of listingFaults) delete faults[fault]; // nothing lists, so they cannot fire
+  const serving = chooser.draw('workload', 'swarm: serving?', 4) === 3 || faults['permission-revocation'] !== undefined;
+  return plan(
+    faults,
+    workload(
+      chooser,
+      {
+        mutationIntervalMsMin: 100,
+        mutationIntervalMsMax: chooser.between('workload', 'swarm: mutation interval', 500, 4_000),
+        deleteRatio: intensity('swarm: delete ratio', 4),
+        closeRatio: intensity('swarm: close ratio', 4),
+        resubscribeDelayMsMax: chooser.between('workload', 'swarm: resubscribe delay', 1_000, 12_000),
+        ...(discovery ? discoveryWorkload : {}),
+        ...(serving ? { serveIntervalMsMin: 1_000, serveIntervalMsMax: 4_000 } : {}),
+      },
+      resources,
+    ),
+    discovery ? drawServer(chooser) : defaultServer,
+  );
+}
 
 const listingFaults: readonly FaultName[] = ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan'];
 
@@ -245,6 +260,7 @@ export const scenarios: readonly Scenario[] = [
   noSubscribeCapability,
   clientCrash,
   swarm,
+  sdkSwarm,
 ];
 
 export function findScenario(name: string): Scenario | undefined {

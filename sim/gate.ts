@@ -17,7 +17,12 @@ export interface RunSpec {
   scenario: string;
   client: string;
   maxFailures: number;
+  /** How messages travel: 'sdk' = real JSON-RPC between SDK Client and Server (adapters/mcp-sdk); absent = pure. */
+  transport?: Transport;
 }
+
+/** 'pure': the simulator's own message queue; 'sdk': the real MCP SDK on both ends over a virtual link. */
+export type Transport = 'pure' | 'sdk';
 
 export interface Failure {
   index: number;
@@ -84,8 +89,8 @@ export function histogramPercentileMs(histogram: Float64Array, p: number): numbe
 /** The "sometimes" expectations are enforced only on runs large enough to make a miss meaningful. */
 export const sometimesMinimumInterleavings = 1_000;
 
-export function replayCommand(seed: number, scenario: string, client: string): string {
-  return `npx fencesim replay --seed ${seed} --scenario ${scenario} --client ${client}`;
+export function replayCommand(seed: number, scenario: string, client: string, transport: Transport = 'pure'): string {
+  return `npx fencesim replay --seed ${seed} --scenario ${scenario} --client ${client}${transport === 'pure' ? '' : ` --transport ${transport}`}`;
 }
 
 export class GateAccumulator {
@@ -175,7 +180,7 @@ export class GateAccumulator {
         timeMs: first.timeMs,
         uri: first.uri,
         detail: first.detail,
-        replay: replayCommand(result.seed, this.spec.scenario, this.spec.client),
+        replay: replayCommand(result.seed, this.spec.scenario, this.spec.client, this.spec.transport),
       });
     }
   }

@@ -88,6 +88,9 @@ export interface ContentTruth {
 
 const convergenceWindowMs = 60_000;
 
+/** Accepted (digest, truth version) pairs remembered per resource, to date served content (a small ring). */
+const acceptedDigestSlots = 4;
+
 export class Oracle {
   readonly violations: Violation[] = [];
   readonly counts = new Int32Array(safetyInvariants.length + livenessInvariants.length);
@@ -101,6 +104,8 @@ export class Oracle {
   audits = 0;
   rejections = 0;
   accepts = 0;
+  /** ContentServed of content older than the resource's truth at serve time (or content the oracle cannot date). */
+  staleServes = 0;
   readonly catalog: CatalogChecker;
   readonly revocation: RevocationChecker;
   readonly crash: CrashChecker;
@@ -128,6 +133,12 @@ export class Oracle {
   private readonly notified: Set<number>[];
   /** Per resource: truth revoked for its subject, so it leaves the convergence metric. */
   private readonly convergenceOff: Uint8Array;
+  /** Per resource: the truth version now (the latest change), for the freshness of served content. */
+  private readonly truthVersion: Int32Array;
+  /** Per resource, acceptedDigestSlots slots: digests of recent accepts and their truth versions; head = next slot. */
+  private readonly acceptedDigests: string[];
+  private readonly acceptedDigestVersions: Int32Array;
+  private readonly acceptedDigestHead: Uint8Array;
 
   constructor(uris: readonly string[], edgeCount: number) {
     this.uris = uris;
@@ -141,6 +152,10 @@ export class Oracle {
     this.convergenceOff = new Uint8Array(uris.length);
     this.contentVersionMax = new Int32Array(uris.length);
     this.contentGaps = uris.map(() => []);
+    this.truthVersion = new Int32Array(uris.length).fill(1);
+    this.acceptedDigests = new Array<string>(uris.length * acceptedDigestSlots).fill('');
+    this.acceptedDigestVersions = new Int32Array(uris.length * acceptedDigestSlots).fill(-1);
+    this.acceptedDigestHead = new Uint8Array(uris.length);
     this.catalog = new CatalogChecker(this, uris.length);
     this.revocation = new RevocationChecker(this, uris);
     this.crash = new CrashChecker(this, uris.length);
@@ -206,6 +221,7 @@ export class Oracle {
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
   onChange(resource: number, version: number, timeMs: number, exists = true): void {
     this.catalog.onExistence(resource, exists, timeMs);
+    this.truthVersion[resource] = version;
     if (this.tracked[resource] === 1 && this.convergenceOff[resource] === 0) {
       this.pending[resource]!.push(timeMs, version);
       this.changesTracked++;
@@ -266,7 +282,7 @@ export class Oracle {
           }
           break;
         case 'VersionAccepted':
-          this.judgeAccept(effect.uri, effect.text, truth);
+          this.judgeAccept(effect.uri, effect.text, effect.digest, truth);
           this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
           break;
         case 'TombstonePending':
@@ -287,6 +303,7 @@ export class Oracle {
           break;
         case 'ContentServed':
           this.revocation.judgeServed(effect.uri, effect.subject, truth.timeMs);
+          this.judgeFreshness(effect.uri, effect.digest);
           break;
         case 'ContentRefused':
           this.revocation.refused++;
@@ -315,7 +332,7 @@ export class Oracle {
     }
   }
 
-  private judgeAccept(uri: string, text: string, truth: StepTruth): void {
+  private judgeAccept(uri: string, text: string, digest: string, truth: StepTruth): void {
     this.accepts++;
     const resource = this.resourceOf(uri);
     const content = this.contentTruthOf(text);
@@ -332,7 +349,31 @@ export class Oracle {
     } else if (this.sessionEnded(truth)) {
       this.violate('accept_when_not_active', truth.timeMs, uri, `accepted v${content.version} from a read of session ${truth.requestSession} after it ended (now session ${truth.currentSession})`);
     }
+    this.rememberDigest(resource, digest, content.version);
     this.raiseAccepted(resource, content.version, uri, truth.timeMs);
+  }
+
+  /** Dates accepted content by the digest the client will serve it under (no allocation: a fixed ring). */
+  private rememberDigest(resource: number, digest: string, version: number): void {
+    const base = resource * acceptedDigestSlots;
+    const head = this.acceptedDigestHead[resource]!;
+    const newest = base + ((head + acceptedDigestSlots - 1) % acceptedDigestSlots);
+    if (this.acceptedDigests[newest] === digest) return;
+    this.acceptedDigests[base + head] = digest;
+    this.acceptedDigestVersions[base + head] = version;
+    this.acceptedDigestHead[resource] = (head + 1) % acceptedDigestSlots;
+  }
+
+  /** Served content is stale when its truth version is below the resource's truth now (undatable counts as stale). */
+  private judgeFreshness(uri: string, digest: string): void {
+    const resource = this.resourceOf(uri);
+    if (resource < 0) return;
+    const base = resource * acceptedDigestSlots;
+    let version = -1;
+    for (let slot = 0; slot < acceptedDigestSlots; slot++) {
+      if (this.acceptedDigests[base + slot] === digest) version = Math.max(version, this.acceptedDigestVersions[base + slot]!);
+    }
+    if (version < this.truthVersion[resource]!) this.staleServes++;
   }
 
   private judgeTombstone(uri: string, truth: StepTruth): void {

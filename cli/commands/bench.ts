@@ -5,7 +5,8 @@
 import { findScenario } from '../../scenarios/catalog.js';
 import { findClient } from '../../scenarios/clients.js';
 import { runRange, type RunSpec } from '../../sim/gate.js';
-import { parseOptions, type ParsedOptions } from '../args.js';
+import { parseOptions, UsageError, type ParsedOptions } from '../args.js';
+import { strategyBenchCommand } from './bench-strategies.js';
 import { grouped, mebibytes, perSecond } from '../format.js';
 import type { Io } from '../io.js';
 
@@ -15,6 +16,8 @@ export const benchOptions = {
   repetitions: 'count',
   client: 'client',
   json: 'flag',
+  strategies: 'flag',
+  workers: 'count',
 } as const;
 
 export const benchDefaults = { scenario: 'read-race', client: 'reference', interleavings: 5_000, repetitions: 5, seed: 1 };
@@ -41,6 +44,13 @@ export interface BenchResult {
 
 export async function benchCommand(argv: readonly string[], io: Io): Promise<number> {
   const options = parseOptions('bench', argv, benchOptions);
+  if (options.strategies === true) {
+    for (const option of ['scenario', 'client', 'repetitions'] as const) {
+      if (options[option] !== undefined) throw new UsageError(`--${option} does not apply to --strategies, which runs its own scenario and clients`, 'bench');
+    }
+    return strategyBenchCommand(options, io);
+  }
+  if (options.workers !== undefined) throw new UsageError('--workers applies only to --strategies (fencesim bench times one thread)', 'bench');
   const result = runBench(options, io);
   io.stdout(options.json === true ? `${JSON.stringify(result)}\n` : benchText(result));
   return 0;

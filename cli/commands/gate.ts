@@ -8,20 +8,23 @@ import { join } from 'node:path';
 import type { ClientUnderTest } from '../../core/types.js';
 import {
   buildReport,
-  writeReport,
   type Report,
   type ReportDeterminism,
   type ReportExtras,
   type ReportShrinkSkipped,
+  type ReportShard,
   type ReportShrunk,
   type ReportTiming,
 } from '../../reports/json.js';
+import type { StrategyResult } from '../../reports/html.js';
 import { findScenario } from '../../scenarios/catalog.js';
 import { findClient } from '../../scenarios/clients.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { selfCheck, selfCheckIndices } from '../../sim/determinism.js';
 import { coverageOf, replayCommand, verdictOf, type GateAccumulator, type RunSpec } from '../../sim/gate.js';
+import { sdkScenarioProblem } from '../../adapters/mcp-sdk/sdk-support.js';
 import { formatSeed } from '../../sim/prng.js';
+import { shardRange } from '../../sim/shard.js';
 import { runInterleaving } from '../../sim/world.js';
 import { parseOptions, UsageError, type ParsedOptions } from '../args.js';
 import { columns, perSecond } from '../format.js';
@@ -30,6 +33,7 @@ import { createProgress } from '../progress.js';
 import { InterleavingCrash, runGate } from '../run-gate.js';
 import { shrinkLimitsDefault, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
 import { summaryLines } from '../summary.js';
+import { loadStrategies, writeAllReports } from '../write-reports.js';
 
 export const gateOptions = {
   interleavings: 'count',
@@ -41,6 +45,9 @@ export const gateOptions = {
   workers: 'count',
   'no-shrink': 'flag',
   'self-check-ratio': 'percent',
+  shard: 'shard',
+  'strategies-json': 'file',
+  transport: 'transport',
 } as const;
 
 export const gateDefaults = {
@@ -66,10 +73,16 @@ interface GateSetup {
   workers: number;
   shrink: boolean;
   selfCheckRatioPercent: number;
+  /** `--shard i/n`: the slice of interleavings this run covers; null for the whole run. */
+  shard: ReportShard | null;
+  /** `--strategies-json FILE`: strategy benchmark rows for the HTML report. */
+  strategies: StrategyResult[] | undefined;
 }
 
 export async function gateCommand(argv: readonly string[], io: Io): Promise<number> {
-  const setup = resolveGate(parseOptions('gate', argv, gateOptions), io);
+  const options = parseOptions('gate', argv, gateOptions);
+  const setup = resolveGate(options, io);
+  if (options['strategies-json'] !== undefined) setup.strategies = await loadStrategies(options['strategies-json'], 'strategies-json', 'gate');
   await prepareOutDir(setup.outDir);
   io.stdout(`${runSpecBlock(setup).join('\n')}\n`);
   const startMs = io.nowMs();
@@ -77,14 +90,15 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
   if (accumulator === null) return 3;
   const wallMs = io.nowMs() - startMs;
   const selfCheckStartMs = io.nowMs();
-  const determinism = runSelfCheck(setup);
+  const determinism = await runSelfCheck(setup);
   const shrinkStartMs = io.nowMs();
   const shrunk = await shrinkFirstFailure(setup, accumulator, determinism, io);
   const timing = { ...timingOf(accumulator, wallMs, io), selfCheckMs: Math.round(shrinkStartMs - selfCheckStartMs), shrinkMs: Math.round(io.nowMs() - shrinkStartMs) };
   const extras: ReportExtras = shrunk === null ? { determinism } : { determinism, shrunk };
+  if (setup.shard !== null) extras.shard = setup.shard;
   const report = reportOf(setup, accumulator, timing, extras);
-  const path = await writeOrExplain(setup.outDir, report);
-  io.stdout(`${summaryLines(report, path).join('\n')}\n`);
+  const [path, ...rendered] = await writeOrExplain(setup.outDir, report, setup.strategies, io);
+  io.stdout(`${summaryLines(report, path!).join('\n')}\nrendered: ${rendered.join(', ')}\n`);
   return gateExitCode(report);
 }
 
@@ -94,8 +108,12 @@ export function gateExitCode(report: Report): number {
 }
 
 /** Re-runs the sampled interleavings twice with tracing in this process (see sim/determinism.ts). */
-function runSelfCheck(setup: GateSetup): ReportDeterminism {
-  const indices = selfCheckIndices(setup.spec.interleavings, setup.selfCheckRatioPercent);
+async function runSelfCheck(setup: GateSetup): Promise<ReportDeterminism> {
+  const range = rangeOf(setup);
+  const indices = selfCheckIndices(setup.spec.interleavings, setup.selfCheckRatioPercent).filter((index) => index >= range.start && index < range.end);
+  if (setup.spec.transport === 'sdk') {
+    return (await import('../../adapters/mcp-sdk/sdk-gate.js')).sdkSelfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
+  }
   return selfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
 }
 
@@ -107,6 +125,7 @@ async function shrinkFirstFailure(setup: GateSetup, accumulator: GateAccumulator
   const failure = accumulator.failures[0];
   if (failure === undefined) return null;
   if (!setup.shrink) return { skipped: 'not shrunk: --no-shrink' };
+  if (setup.spec.transport === 'sdk') return { skipped: `not shrunk: the shrinker replays on the pure transport only; replay it over the SDK with: ${failure.replay}` };
   if (determinism.nondeterministic_interleavings > 0) return { skipped: 'not shrunk: the determinism self-check failed, so a replay would not be trustworthy' };
   const recorded = runInterleaving(failure.seed, setup.scenario, setup.client, { trace: false, record: true });
   const shrunk = shrinkWithBudget(failure.seed, setup.scenario, setup.client, recorded.decisions!, failure.invariant, shrinkLimitsDefault, io);
@@ -138,7 +157,16 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     client: client.name,
     maxFailures: options['max-failures'] ?? gateDefaults.maxFailures,
   };
+  if (options.transport === 'sdk') {
+    const problem = sdkScenarioProblem(scenario);
+    if (problem !== null) throw new UsageError(problem, 'gate');
+    spec.transport = 'sdk';
+  }
   const workers = options.workers ?? defaultWorkers();
+  const shard = options.shard === undefined ? null : { ...options.shard, ...shardRange(spec.interleavings, options.shard.index, options.shard.count) };
+  if (shard !== null && shard.count > spec.interleavings) {
+    throw new UsageError(`--shard ${shard.index}/${shard.count}: more shards than interleavings (${spec.interleavings}); use at most ${spec.interleavings} shards`, 'gate');
+  }
   return {
     spec,
     scenario,
@@ -148,11 +176,20 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     workers,
     shrink: options['no-shrink'] !== true,
     selfCheckRatioPercent: options['self-check-ratio'] ?? gateDefaults.selfCheckRatioPercent,
+    shard,
+    strategies: undefined,
   };
 }
 
-export function reproduceGateCommand(spec: RunSpec): string {
-  return `npx fencesim gate --seed ${formatSeed(spec.seed)} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}`;
+/** The interleavings this run covers: its shard, or all of them. */
+function rangeOf(setup: GateSetup): { start: number; end: number } {
+  return setup.shard ?? { start: 0, end: setup.spec.interleavings };
+}
+
+export function reproduceGateCommand(spec: RunSpec, shard: ReportShard | null = null): string {
+  const shardText = shard === null ? '' : ` --shard ${shard.index}/${shard.count}`;
+  const transportText = spec.transport === 'sdk' ? ' --transport sdk' : '';
+  return `npx fencesim gate --seed ${formatSeed(spec.seed)} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}${transportText}${shardText}`;
 }
 
 function runSpecBlock(setup: GateSetup): string[] {
@@ -163,13 +200,15 @@ function runSpecBlock(setup: GateSetup): string[] {
     ['interleavings', String(spec.interleavings)],
     ['scenario', spec.scenario],
     ['client', spec.client],
+    ...(spec.transport === 'sdk' ? [['transport', 'sdk (JSON-RPC between a real SDK Client and Server on virtual time)']] : []),
     ['max failures', String(spec.maxFailures)],
+    ...(setup.shard === null ? [] : [['shard', `${setup.shard.index}/${setup.shard.count}: interleavings ${setup.shard.start}..${setup.shard.end - 1} (${setup.shard.end - setup.shard.start} of ${spec.interleavings})`]]),
     ['out', setup.outDir],
     ['workers', `${setup.workers} (results do not depend on it)`],
     ['shrink', setup.shrink ? 'the first failure, within 10 s' : 'off (--no-shrink)'],
     ['self-check', setup.selfCheckRatioPercent === 0 ? 'off' : `${setup.selfCheckRatioPercent} % of the interleavings, run twice`],
   ];
-  return ['fencesim gate: run spec', ...columns(rows), `reproduce this run: ${reproduceGateCommand(spec)}`];
+  return ['fencesim gate: run spec', ...columns(rows), `reproduce this run: ${reproduceGateCommand(spec, setup.shard)}`];
 }
 
 async function prepareOutDir(outDir: string): Promise<void> {
@@ -180,9 +219,10 @@ async function prepareOutDir(outDir: string): Promise<void> {
   }
 }
 
-async function writeOrExplain(outDir: string, report: Report): Promise<string> {
+/** report.json, then summary.md, junit.xml and report.html; returns their paths in that order. */
+async function writeOrExplain(outDir: string, report: Report, strategies: StrategyResult[] | undefined, io: Io): Promise<string[]> {
   try {
-    return await writeReport(outDir, report);
+    return await writeAllReports(outDir, report, strategies === undefined ? {} : { strategies }, io);
   } catch (error) {
     throw new UsageError(`--out: cannot write the report into ${JSON.stringify(outDir)}: ${messageOf(error)}`, 'gate');
   }
@@ -190,9 +230,11 @@ async function writeOrExplain(outDir: string, report: Report): Promise<string> {
 
 /** Runs the gate; on a simulator crash prints the crashing seed and returns null. */
 async function runWithProgress(setup: GateSetup, io: Io): Promise<GateAccumulator | null> {
-  const progress = createProgress(io, setup.spec.interleavings, 'interleavings');
+  const range = rangeOf(setup);
+  const progress = createProgress(io, range.end - range.start, 'interleavings');
   try {
-    return await runGate(setup.spec, setup.scenario, setup.client, (done) => progress.update(done), setup.workers);
+    const run = setup.spec.transport === 'sdk' ? (await import('../run-sdk-gate.js')).runSdkGate : runGate;
+    return await run(setup.spec, setup.scenario, setup.client, (done) => progress.update(done), setup.workers, range);
   } catch (error) {
     if (!(error instanceof InterleavingCrash)) throw error;
     io.stderr(crashText(setup, error));
@@ -206,7 +248,7 @@ function crashText(setup: GateSetup, crash: InterleavingCrash): string {
   const stack = crash.error instanceof Error && crash.error.stack !== undefined ? crash.error.stack : String(crash.error);
   return [
     `fencesim gate: internal error: ${crash.message}`,
-    `replay it: ${replayCommand(crash.seed, setup.spec.scenario, setup.spec.client)}`,
+    `replay it: ${replayCommand(crash.seed, setup.spec.scenario, setup.spec.client, setup.spec.transport)}`,
     stack,
     '',
   ].join('\n');

@@ -8,25 +8,30 @@
 import { allInvariants, invariantExplanations, type InvariantName } from '../../sim/oracle.js';
 import { formatSeed } from '../../sim/prng.js';
 import type { InterleavingResult } from '../../sim/world.js';
-import { parseOptions } from '../args.js';
+import { sdkScenarioProblem } from '../../adapters/mcp-sdk/sdk-support.js';
+import { parseOptions, UsageError } from '../args.js';
 import { columns, grouped } from '../format.js';
 import type { Io } from '../io.js';
 import { firstLabelDifference, resolveRunInput, runInput, type RunInput } from '../replay-input.js';
 
-export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file' } as const;
+export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file', transport: 'transport' } as const;
 
 export async function replayCommandRun(argv: readonly string[], io: Io): Promise<number> {
   const options = parseOptions('replay', argv, replayOptions);
+  if (options.transport === 'sdk' && options.file !== undefined) {
+    throw new UsageError('--transport sdk replays an interleaving by --seed --scenario --client (replay files hold pure-transport decisions)', 'replay');
+  }
   const input = await resolveRunInput('replay', options);
   const invariant = (input.file?.content.invariant ?? null) as InvariantName | null;
-  const result = runInput('replay', input, true, invariant);
-  io.stdout(`${headerLines(result, input, invariant).join('\n')}\n`);
+  const sdk = options.transport === 'sdk';
+  const result = sdk ? await runOverSdk(input) : runInput('replay', input, true, invariant);
+  io.stdout(`${headerLines(result, input, invariant, sdk).join('\n')}\n`);
   io.stdout(`timeline:\n${(result.timeline ?? []).join('\n')}\n`);
   io.stdout(`${verdictLines(result, invariant).join('\n')}\n`);
   return result.oracle.violations.length > 0 ? 1 : 0;
 }
 
-function headerLines(result: InterleavingResult, input: RunInput, invariant: InvariantName | null): string[] {
+function headerLines(result: InterleavingResult, input: RunInput, invariant: InvariantName | null, sdk: boolean): string[] {
   const workload = result.plan.workload;
   const rows: string[][] = [];
   if (input.file !== null) {
@@ -41,12 +46,21 @@ function headerLines(result: InterleavingResult, input: RunInput, invariant: Inv
     ['seed', formatSeed(result.seed)],
     ['scenario', input.scenario.name],
     ['client', input.client.name],
+    ...(sdk ? [['transport', 'sdk (JSON-RPC between a real SDK Client and Server on virtual time)']] : []),
     ['fault plan', JSON.stringify(result.plan.faults)],
     ['resources', workload.resources.map((resource) => resource.uri).join(', ')],
     ['phases', `faults for ${workload.faultPhaseMs} ms, then heal for ${workload.healPhaseMs} ms`],
     ['run', `${grouped(result.events)} events, ${grouped(result.steps)} client steps, trace hash 0x${result.traceHash.toString(16).padStart(8, '0')}`],
   );
   return ['fencesim replay', ...columns(rows)];
+}
+
+/** The interleaving over the SDK transport (scenarios it cannot run are bad input: exit 2). */
+async function runOverSdk(input: RunInput): Promise<InterleavingResult> {
+  const problem = sdkScenarioProblem(input.scenario);
+  if (problem !== null) throw new UsageError(problem, 'replay');
+  const { runSdkInterleaving } = await import('../../adapters/mcp-sdk/sdk-sim-world.js');
+  return runSdkInterleaving(input.seed, input.scenario, input.client, { trace: true, record: true });
 }
 
 function verdictLines(result: InterleavingResult, invariant: InvariantName | null): string[] {

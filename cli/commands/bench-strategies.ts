@@ -1,0 +1,141 @@
+/**
+ * `fencesim bench --strategies`: the strategy benchmark (see cli/strategy-bench.ts for what is measured
+ * and how), cells spread over worker threads, printed as an aligned table or, with --json, as the
+ * StrategyResult[] rows that `gate --strategies-json` and `report --strategies` put into report.html.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { strategies, strategyFaultPhaseMs } from '../../scenarios/strategies.js';
+import { convergenceBucketCount, convergenceBucketMs } from '../../sim/gate.js';
+import { duration, grouped } from '../format.js';
+import type { Io } from '../io.js';
+import { createProgress } from '../progress.js';
+import { runStrategyCell, strategyBenchDefaults, strategyCells, type StrategyRow } from '../strategy-bench.js';
+
+export interface StrategyBenchOptions {
+  interleavings?: number;
+  workers?: number;
+  json?: boolean;
+}
+
+export async function strategyBenchCommand(options: StrategyBenchOptions, io: Io): Promise<number> {
+  const interleavings = options.interleavings ?? strategyBenchDefaults.interleavings;
+  const workers = options.workers ?? Math.max(1, Math.min(8, availableParallelism()));
+  const seed = strategyBenchDefaults.seed;
+  const cells = strategyCells();
+  if (options.json !== true) {
+    io.stdout(`fencesim bench --strategies: ${strategies.length} strategies, ${cells.length} strategy x condition cells, ${grouped(interleavings)} interleavings each (seed ${seed}), ${workers} worker${workers === 1 ? '' : 's'}\n`);
+  }
+  const progress = createProgress(io, cells.length * interleavings, 'interleavings');
+  const startMs = io.nowMs();
+  let rows: StrategyRow[];
+  try {
+    const onDone = (cellsDone: number): void => progress.update(cellsDone * interleavings);
+    rows = workers > 1 ? await runOnWorkers(cells.length, seed, interleavings, workers, onDone) : await runHere(cells.length, seed, interleavings, onDone);
+  } finally {
+    progress.finish();
+  }
+  const wallMs = io.nowMs() - startMs;
+  io.stdout(options.json === true ? `${JSON.stringify(rows, null, 2)}\n` : `${strategyTable(rows).join('\n')}\n${notes(wallMs).join('\n')}\n`);
+  return 0;
+}
+
+async function runHere(cellCount: number, seed: number, interleavings: number, onDone: (cells: number) => void): Promise<StrategyRow[]> {
+  const cells = strategyCells();
+  const rows: StrategyRow[] = [];
+  for (let index = 0; index < cellCount; index++) {
+    rows.push(runStrategyCell(cells[index]!, seed, interleavings));
+    onDone(index + 1);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return rows;
+}
+
+type Reply = { ok: true; cell: number; row: StrategyRow } | { ok: false; cell: number; message: string };
+
+function workerPath(): string {
+  const beside = fileURLToPath(new URL('../strategy-worker.js', import.meta.url));
+  if (existsSync(beside)) return beside;
+  return fileURLToPath(new URL('../../dist/cli/strategy-worker.js', import.meta.url));
+}
+
+/** Cells go to whichever worker is free; rows come back in cell order. */
+async function runOnWorkers(cellCount: number, seed: number, interleavings: number, workerCount: number, onDone: (cells: number) => void): Promise<StrategyRow[]> {
+  const order = Array.from({ length: cellCount }, (_, index) => index);
+  const rows: StrategyRow[] = new Array(cellCount);
+  let next = 0;
+  let done = 0;
+  const path = workerPath();
+  const workers = Array.from({ length: Math.min(workerCount, cellCount) }, () => new Worker(path));
+  try {
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            const sendNext = (): void => {
+              if (next >= order.length) return resolve();
+              worker.postMessage({ cell: order[next++]!, seed, interleavings });
+            };
+            worker.on('message', (reply: Reply) => {
+              if (!reply.ok) return reject(new Error(`strategy benchmark cell ${reply.cell} threw: ${reply.message}`));
+              rows[reply.cell] = reply.row;
+              onDone(++done);
+              sendNext();
+            });
+            worker.on('error', reject);
+            sendNext();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+  return rows;
+}
+
+const overflowMs = convergenceBucketCount * convergenceBucketMs;
+
+function latency(ms: number): string {
+  return ms >= overflowMs ? '>= 60 s' : ms >= 10_000 ? `${(ms / 1_000).toFixed(1)} s` : `${grouped(ms)} ms`;
+}
+
+const headers = ['strategy', 'condition', 'reads/change', 'all reads/change', 'conv p50', 'conv p99', 'stale served', 'non-notif reads/res-min', 'safety viol.'];
+
+/** The rows as an aligned table: text columns left-aligned, numbers right-aligned, a rule under the header. */
+export function strategyTable(rows: readonly StrategyRow[]): string[] {
+  const cells = rows.map((row) => [
+    row.strategy,
+    row.condition,
+    row.readsPerChange.toFixed(2),
+    row.totalReadsPerChange.toFixed(2),
+    latency(row.convergenceP50Ms),
+    latency(row.convergenceP99Ms),
+    `${row.staleServedPercent.toFixed(1)} %`,
+    row.reconciliationReadsPerMinute.toFixed(2),
+    grouped(row.safetyViolations),
+  ]);
+  const widths = headers.map((header, column) => Math.max(header.length, ...cells.map((cell) => cell[column]!.length)));
+  const line = (cell: string[]): string => cell.map((text, column) => (column < 2 ? text.padEnd(widths[column]!) : text.padStart(widths[column]!))).join('  ').trimEnd();
+  const lines = [line(headers), widths.map((width) => '-'.repeat(width)).join('  ')];
+  let previous = '';
+  for (let index = 0; index < cells.length; index++) {
+    if (previous !== '' && rows[index]!.strategy !== previous) lines.push('');
+    previous = rows[index]!.strategy;
+    lines.push(line(cells[index]!));
+  }
+  return lines;
+}
+
+function notes(wallMs: number): string[] {
+  return [
+    '',
+    'reads/change: subscription strategies: notification-triggered reads per distinct notified change (read_amplification);',
+    '  pollers: all reads per change to a subscribed resource. all reads/change: every read, whatever triggered it.',
+    'conv p50/p99: change to accepted content (100 ms buckets, upper edge; ">= 60 s" includes never).',
+    'stale served: share of content served (every 1-3 s per resource) whose truth version was behind the server\'s at serve time.',
+    `non-notif reads/res-min: initial, reconciliation, poll and lease-revalidation reads per subscribed resource-minute (virtual time: ${strategyFaultPhaseMs / 1_000} s of changes, then 65 s of quiet).`,
+    `wall time ${duration(wallMs)}.`,
+  ];
+}
