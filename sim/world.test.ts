@@ -51,6 +51,7 @@ const goldenTraceHashes: Record<string, number> = {
   'permission-revocation': 0x9b66772d,
   'read-race': 0x89b1f274,
   reconnect: 0xa19afee9,
+  'sdk-swarm': 0xdd1db85b,
   swarm: 0x2403f9f3,
   'uri-spelling': 0x9db37305,
 };

@@ -5,7 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Ledger } from '../../core/state.js';
-import type { ClientConfig, ClientEffect, ClientInput, ClientInputType, Rejection } from '../../core/types.js';
+import type { ClientConfig, ClientEffect, ClientInput, ClientInputType, ClientUnderTest, Rejection } from '../../core/types.js';
 import type { Clock } from './clock.js';
 import type { TransportErrorKind } from './sdk-outcomes.js';
 
@@ -57,9 +57,18 @@ export interface ReconnectPolicy {
   delayMsMax: number;
 }
 
+export type RequestEffect = Extract<ClientEffect, { type: 'RequestSent' }>;
+
 export interface FencedResourceCacheOptions {
   /** Opens a new transport (a new process, socket, link) for each connection. */
   connect: () => Promise<Transport>;
+  /** The client logic (default: the reference core, `referenceClient`). */
+  client?: ClientUnderTest<any>;
+  /**
+   * `_meta` to attach to a request's params (default none). A simulator tags requests with the client's
+   * request id so its server model can pair a response with its ground truth.
+   */
+  requestMeta?: (request: RequestEffect) => Record<string, unknown> | undefined;
   /** A fresh SDK Client per connection (default: `new Client({name: 'fencesim-cache', ...})`). */
   createClient?: () => Client;
   clock?: Clock;
@@ -70,7 +79,7 @@ export interface FencedResourceCacheOptions {
   requestTimeoutMs?: number;
   /** Passed to every SDK request; aborting it cancels them (a simulator's alternative to timeouts). */
   requestSignal?: AbortSignal;
-  /** Start from a persisted durable ledger (`recoverFromLedger`): watermarks and close receipts hold. */
+  /** Start from a persisted durable ledger (the client's `recover`): watermarks and close receipts hold. */
   ledger?: Ledger;
   contentStore?: ContentStore;
   /** Reconnect after an unexpected close (default {delayMs: 1000, delayMsMax: 30000}); false: never. */
@@ -91,6 +100,8 @@ export interface EffectMeta {
 
 export type EffectListener = (effect: ClientEffect, meta: EffectMeta) => void;
 export type InputListener = (input: ClientInput) => void;
+/** One step: the input and every effect the client returned for it (before the cache carries them out). */
+export type StepListener = (input: ClientInput, effects: readonly ClientEffect[]) => void;
 
 export interface TransportErrorRecord {
   atMs: number;

@@ -1,6 +1,7 @@
 /**
  * A production fenced resource cache: the pure consistency core (`core/`) driven by a real
- * `@modelcontextprotocol/sdk` Client.
+ * `@modelcontextprotocol/sdk` Client. The client logic is any `ClientUnderTest` (SPEC §4); the default is
+ * the reference core. The simulator's SDK transport drives naive strategies through the same cache.
  *
  * The cache owns the I/O the core only describes. Every (re)connect is a new session generation: a fresh
  * `Client` is created per connection, its notification path is bound to that generation, and `Connected`
@@ -23,6 +24,8 @@
  *   Persist both to restart warm; a recovered ledger without its bodies refuses to serve until re-read.
  * - Inputs are stepped one at a time in arrival order; an input arriving during a step (a listener calling
  *   a command) waits its turn, so timers and requests are carried out in the order the core emitted them.
+ * - `resources.subscribe` / `resources.listChanged` come from the negotiated capabilities; the snapshot-ID
+ *   list extension (SPEC §3.6) is negotiated as the experimental capability `snapshotIdCapability`.
  *
  * @example
  * ```ts
@@ -48,9 +51,17 @@ import { randomInt } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerCapabilities as SdkServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { recoverFromLedger, step } from '../../core/reducer.js';
-import { initialState, type CoreState, type Ledger } from '../../core/state.js';
-import { defaultClientConfig, type ClientConfig, type ClientEffect, type ClientInput, type Rejection, type ResponseOutcome } from '../../core/types.js';
+import { referenceClient } from '../../core/reducer.js';
+import type { Ledger } from '../../core/state.js';
+import {
+  defaultClientConfig,
+  type ClientConfig,
+  type ClientEffect,
+  type ClientInput,
+  type ClientUnderTest,
+  type Rejection,
+  type ResponseOutcome,
+} from '../../core/types.js';
 import {
   MemoryContentStore,
   defaultReconnectPolicy,
@@ -63,6 +74,8 @@ import {
   type FencedResourceCacheOptions,
   type GetResult,
   type InputListener,
+  type RequestEffect,
+  type StepListener,
 } from './cache-types.js';
 import { SET_TIMEOUT_MS_MAX, systemClock, type Clock, type TimerHandle } from './clock.js';
 import { classifyTransportError, describeError, interpretRequestFailure } from './sdk-outcomes.js';
@@ -70,9 +83,10 @@ import { classifyTransportError, describeError, interpretRequestFailure } from '
 export * from './cache-types.js';
 export { invalidResultCode, stripMcpPrefix } from './sdk-outcomes.js';
 
-type RequestEffect = Extract<ClientEffect, { type: 'RequestSent' }>;
-
 const RECORDS_MAX = 200;
+
+/** The experimental capability key under which a server offers the snapshot-ID list extension. */
+export const snapshotIdCapability = 'fencesim/snapshotId';
 
 interface Connection {
   generation: number;
@@ -81,7 +95,9 @@ interface Connection {
 }
 
 export class FencedResourceCache {
-  private state: CoreState;
+  private state: unknown;
+  /** The client logic (a ClientUnderTest), not the SDK Client. */
+  private readonly logic: ClientUnderTest<any>;
   private readonly options: FencedResourceCacheOptions;
   private readonly clock: Clock;
   private readonly jitterSource: () => number;
@@ -89,6 +105,7 @@ export class FencedResourceCache {
   private readonly requestOptions: RequestOptions;
   private readonly effectListeners: EffectListener[] = [];
   private readonly inputListeners: InputListener[] = [];
+  private readonly stepListeners: StepListener[] = [];
   private readonly timers = new Map<string, TimerHandle>();
   private readonly queue: ClientInput[] = [];
   private dispatching = false;
@@ -119,15 +136,21 @@ export class FencedResourceCache {
     this.clock = options.clock ?? systemClock;
     this.jitterSource = options.jitter ?? (() => randomInt(0, 0x1_0000_0000));
     this.contentStore = options.contentStore ?? new MemoryContentStore();
+    const client = options.client ?? referenceClient;
+    if (client === null || typeof client !== 'object' || typeof client.init !== 'function' || typeof client.step !== 'function') {
+      throw new TypeError('FencedResourceCache: options.client must be a client under test ({name, init, step})');
+    }
+    this.logic = client;
     const config: ClientConfig = { ...defaultClientConfig, ...options.config };
     if (options.ledger !== undefined) {
       if (options.ledger === null || typeof options.ledger !== 'object' || options.ledger.schema !== 'fencesim.ledger.v1') {
         throw new TypeError(`FencedResourceCache: options.ledger must be a fencesim.ledger.v1 ledger, got schema ${JSON.stringify((options.ledger as { schema?: unknown } | null)?.schema)}`);
       }
-      this.state = recoverFromLedger(config, options.ledger);
+      if (client.recover === undefined) throw new TypeError(`FencedResourceCache: client ${client.name} cannot recover from a ledger (no recover)`);
+      this.state = client.recover(config, options.ledger);
       this.lastGeneration = options.ledger.sessionGeneration;
     } else {
-      this.state = initialState(config);
+      this.state = client.init(config);
     }
     const timeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
     if (!(typeof timeout === 'number' && timeout > 0)) throw new RangeError(`FencedResourceCache: requestTimeoutMs must be a positive number, got ${String(timeout)}`);
@@ -236,12 +259,11 @@ export class FencedResourceCache {
       if (effect.type === 'ContentRefused') return { served: false, reason: effect.reason };
       if (effect.type === 'ProtocolRejected') return { served: false, reason: effect.rejection.detail };
       if (effect.type !== 'ContentServed') continue;
-      const version = this.state.ledger.versions[effect.uri];
       const content = this.contentStore.get(effect.uri);
-      if (version === undefined || content === undefined || content.digest !== effect.digest) {
+      if (content === undefined || content.digest !== effect.digest) {
         return { served: false, reason: 'the accepted version is not in the content store (recovered without its bodies?); waiting for a read' };
       }
-      return { served: true, uri: effect.uri, text: content.text, mimeType: version.mimeType, digest: effect.digest };
+      return { served: true, uri: effect.uri, text: content.text, mimeType: content.mimeType, digest: effect.digest };
     }
     return { served: false, reason: 'the core neither served nor refused' };
   }
@@ -258,14 +280,32 @@ export class FencedResourceCache {
     return addListener(this.inputListeners, listener);
   }
 
-  /** The durable ledger (a deep copy; JSON-serializable): persist it, pass it back as `options.ledger`. */
-  ledger(): Ledger {
-    return JSON.parse(JSON.stringify(this.state.ledger)) as Ledger;
+  /**
+   * Every step: the input and all the effects it produced, after the client stepped and before the cache
+   * carries the effects out (a simulator judges a step here). Returns an unsubscribe.
+   */
+  onStep(listener: StepListener): () => void {
+    return addListener(this.stepListeners, listener);
   }
 
-  /** The core state (read-only view, for tests and tooling). */
-  get coreState(): Readonly<CoreState> {
+  /**
+   * The durable ledger (a deep copy; JSON-serializable): persist it, pass it back as `options.ledger`.
+   * It is the client's `durable(state)`; a client without one (a naive strategy) has no ledger.
+   */
+  ledger(): Ledger {
+    const durable = this.logic.durable;
+    if (durable === undefined) throw new Error(`FencedResourceCache: client ${this.logic.name} keeps no durable ledger`);
+    return JSON.parse(JSON.stringify(durable(this.state))) as Ledger;
+  }
+
+  /** The client's state (read-only view, for tests and tooling). */
+  get clientState(): unknown {
     return this.state;
+  }
+
+  /** The name of the client logic the cache runs. */
+  get clientName(): string {
+    return this.logic.name;
   }
 
   diagnostics(): CacheDiagnostics {
@@ -289,7 +329,7 @@ export class FencedResourceCache {
   }
 
   private async openConnection(): Promise<void> {
-    const generation = Math.max(this.lastGeneration, this.state.ledger.sessionGeneration) + 1;
+    const generation = this.lastGeneration + 1;
     this.lastGeneration = generation;
     let connection: Connection | null = null;
     try {
@@ -318,7 +358,7 @@ export class FencedResourceCache {
         capabilities: {
           subscribe: capabilities?.resources?.subscribe === true,
           listChanged: capabilities?.resources?.listChanged === true,
-          snapshotId: false,
+          snapshotId: capabilities?.experimental?.[snapshotIdCapability] !== undefined,
         },
       });
     } catch (error) {
@@ -391,7 +431,7 @@ export class FencedResourceCache {
     for (const listener of this.inputListeners) this.callListener(() => listener(input));
     let effects: ClientEffect[];
     try {
-      const result = step(this.state, input);
+      const result = this.logic.step(this.state, input);
       this.state = result.state;
       effects = result.effects;
     } catch (error) {
@@ -400,6 +440,7 @@ export class FencedResourceCache {
       this.clearTimers();
       return [];
     }
+    for (const listener of this.stepListeners) this.callListener(() => listener(input, effects));
     for (const effect of effects) this.execute(effect);
     const meta: EffectMeta = { atMs: input.nowMs, source: 'core', input: input.type };
     for (const effect of effects) {
@@ -421,12 +462,24 @@ export class FencedResourceCache {
         break;
       case 'PurgeDone':
       case 'TombstoneConfirmed':
+        if (!this.keepsVersion(effect.uri)) this.contentStore.delete(effect.uri);
+        break;
       case 'OutboxEntryWritten':
-        if (this.state.ledger.versions[effect.uri] === undefined) this.contentStore.delete(effect.uri);
+        if (effect.operation !== 'upsert' && !this.keepsVersion(effect.uri)) this.contentStore.delete(effect.uri);
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * Whether the client still holds an accepted version of `uri` (its body must stay in the store). Known
+   * for clients whose durable ledger lists versions (the reference core); others hold none after a
+   * purge, a confirmed deletion or a delete/invalidate outbox entry.
+   */
+  private keepsVersion(uri: string): boolean {
+    const ledger = this.logic.durable?.(this.state) as { versions?: Record<string, unknown> } | null | undefined;
+    return typeof ledger?.versions === 'object' && ledger.versions !== null && ledger.versions[uri] !== undefined;
   }
 
   private armTimer(timerKey: string, deadlineMs: number): void {
@@ -454,19 +507,22 @@ export class FencedResourceCache {
     }
     const client = connection.client;
     const options = this.requestOptions;
+    const meta = this.options.requestMeta?.(effect);
+    const withMeta = <T extends object>(params: T): T => (meta === undefined ? params : { ...params, _meta: meta });
     let pending: Promise<unknown>;
     switch (effect.method) {
       case 'resources/read':
-        pending = client.readResource({ uri: effect.uri }, options);
+        pending = client.readResource(withMeta({ uri: effect.uri }), options);
         break;
       case 'resources/subscribe':
-        pending = client.subscribeResource({ uri: effect.uri }, options);
+        pending = client.subscribeResource(withMeta({ uri: effect.uri }), options);
         break;
       case 'resources/unsubscribe':
-        pending = client.unsubscribeResource({ uri: effect.uri }, options);
+        pending = client.unsubscribeResource(withMeta({ uri: effect.uri }), options);
         break;
       case 'resources/list':
-        pending = client.listResources(effect.cursor === undefined ? undefined : { cursor: effect.cursor }, options);
+        if (effect.cursor === undefined) pending = client.listResources(meta === undefined ? undefined : { _meta: meta }, options);
+        else pending = client.listResources(withMeta({ cursor: effect.cursor }), options);
         break;
     }
     pending.then(

@@ -280,7 +280,9 @@ async function walkListing(cache: FencedResourceCache, report: ProbeReport, page
 async function stopProcess(cache: FencedResourceCache, pid: number | null, clock: Clock, deadlineMs: number): Promise<ProbeReport['cleanup']> {
   const closeStart = clock.nowMs();
   const closeBoundMs = Math.max(200, deadlineMs - closeStart - 600);
-  await Promise.race([cache.close().catch(() => undefined), new Promise((resolve) => clock.setTimer(clock.nowMs() + closeBoundMs, () => resolve(undefined)))]);
+  let bound: number | null = null;
+  await Promise.race([cache.close().catch(() => undefined), new Promise((resolve) => (bound = clock.setTimer(clock.nowMs() + closeBoundMs, () => resolve(undefined))))]);
+  if (bound !== null) clock.clearTimer(bound); // a pending bound would keep the process alive until it fired
   const closeMs = clock.nowMs() - closeStart;
   if (pid === null) return { closeMs, killFallback: false, processGone: null };
   let killFallback = false;
@@ -370,7 +372,8 @@ function finishReport(report: ProbeReport, cache: FencedResourceCache, observati
   report.subscriptions = checked.subscriptions;
   report.invariants = checked.invariants;
   report.expectations = checked.expectations(report.toggleTool.listed, report.server.coreCapabilities?.subscribe === true);
-  report.expectations.push({ name: 'process_gone', ok: report.cleanup.processGone === true, checked: 1, detail: report.cleanup.processGone === true ? 'the server process is gone' : 'the server process may still run' });
+  const gone = report.cleanup.processGone;
+  report.expectations.push({ name: 'process_gone', ok: gone !== false, checked: 1, detail: gone === true ? 'the server process is gone' : gone === null ? 'no server process was started' : 'the server process may still run' });
   if (diagnostics.failure !== null && report.error === null) report.error = `core failure: ${diagnostics.failure}`;
   if (report.outcome === 'passed') {
     const failed = report.invariants.some((check) => !check.ok) || report.expectations.some((check) => !check.ok) || report.error !== null;

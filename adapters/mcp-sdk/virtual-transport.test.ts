@@ -96,6 +96,6 @@ describe('virtual link', () => {
     expect(atClient).toEqual([]);
     expect(errors).toHaveLength(2);
     expect(errors[0]).toMatch(/^virtual link: invalid JSON-RPC message \(16 chars\)/);
-    expect(client.link.log.filter((entry) => entry.event === 'rejected')).toHaveLength(2);
+    expect(client.link.log!.filter((entry) => entry.event === 'rejected')).toHaveLength(2);
   });
 });

@@ -11,6 +11,9 @@
  * - Faults are drawn from one seeded PRNG (`sim/prng.ts`), in send order: drop, duplicate, reorder
  *   (a random extra delay), delay (a fixed extra delay), disconnect (closes both ends). They apply to the
  *   directions named in `directions` (default: server to client only).
+ * - A `router` (optional) replaces the PRNG faults: it decides each message's delay, or drops it. A
+ *   simulator that owns the network model (delays drawn from its own chooser, faults planned per
+ *   message) uses it; the link then only serializes, schedules and parses.
  * - Nothing here reads a clock or calls setTimeout.
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -133,11 +136,30 @@ export interface LinkStats {
 
 export const WIRE_LOG_CHARS_MAX = 400;
 
+/**
+ * Decides the fate of every message on a link instead of the PRNG faults (which are then ignored, except
+ * `disconnectAtMs`). `message` is the object the sender passed (read it, do not keep or change it).
+ */
+export interface LinkRouter {
+  /** The delivery delay, or null to drop the message. */
+  route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): LinkRoute | null;
+  /** Called right before a parsed message is handed to the receiving end (also for stranded deliveries). */
+  delivered?(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, tag: unknown): void;
+}
+
+export interface LinkRoute {
+  /** Virtual ms from now until delivery (>= 0). */
+  delayMs: number;
+  /** Travels with this delivery, off the wire, to `delivered` (e.g. a simulator's ground truth). */
+  tag?: unknown;
+}
+
 export interface VirtualLinkOptions {
   scheduler: LinkScheduler;
   faults?: Partial<VirtualLinkFaults>;
-  /** A log shared by several links (e.g. one per reconnect); the link appends to it. */
-  log?: LinkLogEntry[];
+  /** A log shared by several links (e.g. one per reconnect); the link appends to it. null: keep no log (fast path). */
+  log?: LinkLogEntry[] | null;
+  router?: LinkRouter;
   /** Names this link in the log (default 0). */
   linkId?: number;
 }
@@ -146,17 +168,20 @@ export class VirtualLink {
   readonly client: VirtualTransport;
   readonly server: VirtualTransport;
   readonly faults: VirtualLinkFaults;
-  readonly log: LinkLogEntry[];
+  /** Every link event, or null when the link keeps no log. */
+  readonly log: LinkLogEntry[] | null;
   readonly stats: LinkStats = { sent: 0, delivered: 0, dropped: 0, duplicated: 0, delayed: 0, reordered: 0, rejected: 0, lost: 0 };
   readonly linkId: number;
   private readonly scheduler: LinkScheduler;
   private readonly prng: Prng;
+  private readonly router: LinkRouter | null;
   private isClosed = false;
 
   constructor(options: VirtualLinkOptions) {
     this.scheduler = options.scheduler;
     this.faults = resolveLinkFaults(options.faults);
-    this.log = options.log ?? [];
+    this.log = options.log === null ? null : (options.log ?? []);
+    this.router = options.router ?? null;
     this.linkId = options.linkId ?? 0;
     this.prng = createPrng(this.faults.seed);
     this.client = new VirtualTransport(this, 'client');
@@ -178,12 +203,25 @@ export class VirtualLink {
     this.server.markClosed();
   }
 
-  /** Puts `wire` (any text) on the wire from `from`, applying the faults of that direction. */
-  transmit(from: LinkSide, wire: string, kind: MessageKind): void {
+  /**
+   * Puts `wire` (any text) on the wire from `from`, applying the faults of that direction (or the
+   * router's decision, when there is a router and the sender passed the message object).
+   */
+  transmit(from: LinkSide, wire: string, kind: MessageKind, message: JSONRPCMessage | null = null): void {
     const direction: LinkDirection = from === 'client' ? 'to-server' : 'to-client';
     const to = from === 'client' ? this.server : this.client;
     this.stats.sent++;
     this.record(direction, 'sent', kind, wire);
+    if (this.router !== null && message !== null) {
+      const route = this.router.route(direction, message, kind);
+      if (route === null) {
+        this.stats.dropped++;
+        this.record(direction, 'dropped', kind, wire);
+        return;
+      }
+      this.scheduler.schedule(route.delayMs, () => this.deliver(to, direction, kind, wire, route.tag));
+      return;
+    }
     const f = this.faults;
     if (!this.faulted(direction)) {
       this.deliverLater(f.latencyMs, to, direction, kind, wire);
@@ -229,14 +267,14 @@ export class VirtualLink {
   }
 
   /** Delivery of one wire line: parse as the stdio transport does, then hand it to the receiver. */
-  deliver(to: VirtualTransport, direction: LinkDirection, kind: MessageKind, wire: string): void {
+  deliver(to: VirtualTransport, direction: LinkDirection, kind: MessageKind, wire: string, tag?: unknown): void {
     if (this.isClosed) {
       this.stats.lost++;
       this.record(direction, 'lost', kind, wire);
       return;
     }
     if (!to.started) {
-      to.queueUntilStarted(() => this.deliver(to, direction, kind, wire));
+      to.queueUntilStarted(() => this.deliver(to, direction, kind, wire, tag));
       return;
     }
     let message: JSONRPCMessage;
@@ -250,10 +288,27 @@ export class VirtualLink {
     }
     this.stats.delivered++;
     this.record(direction, 'delivered', kind, wire);
+    this.router?.delivered?.(direction, message, kind, tag);
     to.onmessage?.(message);
   }
 
+  /**
+   * Hands `message` to the client end even though the link is closed: a dead session's stream that
+   * surfaces after the reconnect (fault old-session-notification). The client end's `onmessage` is still
+   * the SDK Client of that connection, whose handlers remain bound to its (ended) session.
+   */
+  deliverStranded(message: JSONRPCMessage, tag?: unknown): void {
+    const wire = JSON.stringify(message);
+    const kind = classify(message);
+    const parsed = JSONRPCMessageSchema.parse(JSON.parse(wire)) as JSONRPCMessage;
+    this.stats.delivered++;
+    this.record('to-client', 'delivered', kind, wire);
+    this.router?.delivered?.('to-client', parsed, kind, tag);
+    this.client.onmessage?.(parsed);
+  }
+
   private record(direction: LinkDirection | null, event: LinkEvent, kind: MessageKind | null, wire: string): void {
+    if (this.log === null) return;
     const shown = wire.length > WIRE_LOG_CHARS_MAX ? wire.slice(0, WIRE_LOG_CHARS_MAX) + `…(${wire.length} chars)` : wire;
     this.log.push({ atMs: this.scheduler.nowMs(), link: this.linkId, direction, event, kind, wire: shown });
   }
@@ -290,7 +345,7 @@ export class VirtualTransport implements Transport {
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.isClosed) throw new Error('Not connected');
-    this.link.transmit(this.side, JSON.stringify(message), classify(message));
+    this.link.transmit(this.side, JSON.stringify(message), classify(message), message);
   }
 
   /** Writes raw text on the wire (it need not be JSON): for hostile-peer tests. */

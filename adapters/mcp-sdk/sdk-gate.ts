@@ -1,0 +1,76 @@
+/**
+ * The release gate over the SDK transport (`fencesim gate --transport sdk`): the same interleavings, seeds
+ * and accumulator as the pure gate (sim/gate.ts), each interleaving run by the async SDK world
+ * (sdk-sim-world.ts). Interleaving i uses seed deriveSeed(rootSeed, i), so ranges merge exactly as the pure
+ * gate's do, and workers cannot change a result.
+ */
+import type { ClientUnderTest } from '../../core/types.js';
+import type { Scenario } from '../../scenarios/scenario.js';
+import { firstDivergence, type DeterminismCheck, type DeterminismMismatch } from '../../sim/determinism.js';
+import { GateAccumulator, type ProgressSink, type RunSpec } from '../../sim/gate.js';
+import { deriveSeed } from '../../sim/prng.js';
+import { runSdkInterleaving } from './sdk-sim-world.js';
+
+export { sdkScenarioNames, sdkScenarioProblem, sdkUnsupportedFaults } from './sdk-support.js';
+
+/** An interleaving threw (a programmer error in the simulator, the adapter or the client): its index and seed. */
+export class SdkInterleavingError extends Error {
+  constructor(
+    readonly index: number,
+    readonly seed: number,
+    readonly error: unknown,
+  ) {
+    super(`interleaving ${index} (seed ${seed}) threw: ${error instanceof Error ? error.message : String(error)}`);
+    this.name = 'SdkInterleavingError';
+  }
+
+  /** The index and seed back from this error's message (it crosses worker threads as text). */
+  static locate(text: string): { index: number; seed: number } | null {
+    const match = /SdkInterleavingError: interleaving (\d+) \(seed (\d+)\) threw/.exec(text);
+    return match === null ? null : { index: Number(match[1]), seed: Number(match[2]) };
+  }
+}
+
+/** Runs interleavings [start, end) of the spec over the SDK transport, one after the other. */
+export async function runSdkRange(
+  spec: RunSpec,
+  scenario: Scenario,
+  client: ClientUnderTest<any>,
+  start: number,
+  end: number,
+  progress?: ProgressSink,
+): Promise<GateAccumulator> {
+  const accumulator = new GateAccumulator(spec);
+  const progressEvery = 100;
+  for (let index = start; index < end; index++) {
+    const seed = deriveSeed(spec.seed, index);
+    let result: Awaited<ReturnType<typeof runSdkInterleaving>>;
+    try {
+      result = await runSdkInterleaving(seed, scenario, client, { trace: false, record: false });
+    } catch (error) {
+      throw new SdkInterleavingError(index, seed, error);
+    }
+    accumulator.add(index, result);
+    if (progress !== undefined && (index - start + 1) % progressEvery === 0) progress(index - start + 1, end - start);
+  }
+  return accumulator;
+}
+
+/** The determinism self-check over the SDK transport: each sampled interleaving run twice with tracing. */
+export async function sdkSelfCheck(
+  rootSeed: number,
+  scenario: Scenario,
+  client: ClientUnderTest<any>,
+  indices: readonly number[],
+  ratioPercent: number,
+): Promise<DeterminismCheck> {
+  const mismatches: DeterminismMismatch[] = [];
+  for (const index of indices) {
+    const seed = deriveSeed(rootSeed, index);
+    const first = await runSdkInterleaving(seed, scenario, client, { trace: true, record: false });
+    const second = await runSdkInterleaving(seed, scenario, client, { trace: true, record: false });
+    if (first.traceHash === second.traceHash) continue;
+    mismatches.push({ index, seed, firstTraceHash: first.traceHash, secondTraceHash: second.traceHash, ...firstDivergence(first.timeline ?? [], second.timeline ?? []) });
+  }
+  return { selfCheckRatioPercent: ratioPercent, checked: indices.length, nondeterministic_interleavings: mismatches.length, mismatches };
+}

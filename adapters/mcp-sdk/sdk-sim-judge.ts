@@ -1,0 +1,143 @@
+/**
+ * The client side of the SDK world: every step of the client under test (as the fenced cache reports it)
+ * is judged by the simulator's `Oracle` with the ground truth the pure world would give it.
+ *
+ * Causes follow the pure world's rules: a request carries the cause of the step that sent it and its
+ * response inherits it; a timer carries the cause of the step that armed it; a notification is
+ * `causeNotification` on the current session and `causeOldNotification` on an ended one; workload commands
+ * come with the cause the workload gave. Ground truth that travels with a message (which resource and
+ * version a response or notification really was) is recorded off the wire: responses by the client's
+ * request id (the server side fills it in), notifications in delivery order per session.
+ */
+import { edgeIndexOf } from '../../core/transitions.js';
+import type { ClientEffect, ClientInput } from '../../core/types.js';
+import type { NotificationMessage, ResponseMessage } from '../../sim/events.js';
+import { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload, type Oracle, type StepTruth } from '../../sim/oracle.js';
+import type { Timeline } from '../../sim/timeline.js';
+
+export interface RequestRecord {
+  cause: number;
+  sentAtMs: number;
+  /** What the server really answered (set when it serves the request). */
+  response: ResponseMessage | null;
+}
+
+/** What the world says about the moment of a step. */
+export interface StepContext {
+  nowMs: number;
+  /** The server model's current session generation, and whether it is alive. */
+  sessionGeneration: number;
+  sessionAlive: boolean;
+  /** The cause the workload gave its command (used for command inputs). */
+  commandCause: number;
+}
+
+export class StepJudge {
+  steps = 0;
+  private readonly requests = new Map<unknown, RequestRecord>();
+  private readonly timerCauses = new Map<string, number>();
+  /** Per session generation: notifications handed to its client end and not yet stepped, in order. */
+  private readonly notificationsInFlight: NotificationMessage[][] = [];
+  private readonly truth: StepTruth = { timeMs: 0, cause: 0, currentSession: 0, requestSession: -1, requestSentAtMs: -1, servedResource: -1, servedVersion: 0, servedExists: true };
+
+  constructor(
+    private readonly oracle: Oracle,
+    private readonly timeline: Timeline | null,
+  ) {}
+
+  /** The client's record of request `requestId` (cause, send time), for the server side. */
+  request(requestId: unknown): RequestRecord | undefined {
+    return this.requests.get(requestId);
+  }
+
+  /** A notification reached the client end of session `generation` (its handler runs in this order). */
+  notificationDelivered(generation: number, truth: NotificationMessage): void {
+    (this.notificationsInFlight[generation] ??= []).push(truth);
+  }
+
+  /** Judges one step; returns the cause it was attributed to. */
+  judge(input: ClientInput, effects: readonly ClientEffect[], context: StepContext): number {
+    this.steps++;
+    const oracle = this.oracle;
+    const violationsBefore = oracle.violations.length;
+    const current = (generation: number): boolean => context.sessionAlive && generation === context.sessionGeneration;
+    let cause = causeConnection;
+    let response: ResponseMessage | null = null;
+    switch (input.type) {
+      case 'ResponseArrived': {
+        const record = this.requests.get(input.requestId);
+        cause = record?.cause ?? causeWorkload;
+        response = record?.response ?? null;
+        if (response !== null && current(input.sessionGeneration)) this.learnFromResponse(response, context.nowMs);
+        break;
+      }
+      case 'NotificationArrived':
+        cause = this.notificationArrived(input, current(input.sessionGeneration));
+        break;
+      case 'TimerFired':
+        cause = this.timerCauses.get(input.timerKey) ?? causeWorkload;
+        break;
+      case 'Connected':
+        if (input.sessionGeneration !== context.sessionGeneration) {
+          throw new Error(`SDK world: Connected for session ${input.sessionGeneration}, the server model is at ${context.sessionGeneration}`);
+        }
+        break;
+      case 'Disconnected':
+        break;
+      default:
+        cause = context.commandCause;
+        break;
+    }
+    this.timeline?.input(context.nowMs, input, response, context.sessionGeneration);
+    const truth = this.truth;
+    truth.timeMs = context.nowMs;
+    truth.cause = cause;
+    truth.currentSession = context.sessionGeneration;
+    truth.requestSession = response === null ? -1 : response.requestSession;
+    truth.requestSentAtMs = response === null ? -1 : response.requestSentAtMs;
+    truth.servedResource = response === null ? -1 : response.resource;
+    truth.servedVersion = response === null ? 0 : response.version;
+    truth.servedExists = response === null ? true : response.exists;
+    oracle.judge(effects, truth);
+    for (const effect of effects) this.record(effect, cause, context.nowMs);
+    this.timeline?.effects(context.nowMs, effects, oracle, violationsBefore);
+    return cause;
+  }
+
+  private notificationArrived(input: Extract<ClientInput, { type: 'NotificationArrived' }>, current: boolean): number {
+    const truth = this.notificationsInFlight[input.sessionGeneration]?.shift();
+    const uri = (input.params as { uri?: unknown } | undefined)?.uri;
+    if (truth === undefined || (truth.listChanged ? input.method !== 'notifications/resources/list_changed' : uri !== truth.uri)) {
+      const expected = truth === undefined ? 'none' : truth.listChanged ? 'list_changed' : truth.uri;
+      throw new Error(`SDK world: ${String(input.method)} ${String(uri)} on session ${input.sessionGeneration} does not match the next notification delivered (${expected})`);
+    }
+    if (truth.listChanged) return current ? causeListChanged : causeOldNotification;
+    this.oracle.onNotificationDelivered(truth.resource, truth.version, current);
+    return current ? causeNotification : causeOldNotification;
+  }
+
+  private record(effect: ClientEffect, cause: number, nowMs: number): void {
+    switch (effect.type) {
+      case 'RequestSent':
+        this.requests.set(effect.requestId, { cause, sentAtMs: nowMs, response: null });
+        break;
+      case 'TimerArmed':
+        this.timerCauses.set(effect.timerKey, cause);
+        break;
+      case 'Transitioned':
+        this.oracle.recordEdge(edgeIndexOf(effect.from, effect.event));
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** What a current-session response tells the client, recorded before its step is judged. */
+  private learnFromResponse(message: ResponseMessage, nowMs: number): void {
+    if (message.deniedSubject >= 0) this.oracle.revocation.onLearned(message.resource, message.deniedSubject, nowMs);
+    const list = message.list;
+    if (list === null) return;
+    if (list.last) this.oracle.catalog.onPassCompleted(list.pass, list.proof, list.passStartMs);
+    this.timeline?.note(nowMs, `[truth] list pass ${list.pass} page${list.last ? ' (last)' : ''}: ${list.proof}`);
+  }
+}
