@@ -12,7 +12,8 @@
  * - Standard MCP: two consecutive complete passes (A, B) of one session with equal URI-set digests and no
  *   list_changed during either may publish SNAPSHOT_UNPROVEN with measuredAt, a staleness bound and the next
  *   review time. A single pass never publishes anything.
- * - Completeness tasks accept only a SNAPSHOT_PROVEN catalog.
+ * - Completeness tasks accept only a SNAPSHOT_PROVEN catalog; so does confirming a deletion (it deletes
+ *   downstream), which also needs a not-found read issued after an earlier catalog lacked the URI.
  */
 import { contentDigest } from './digest.js';
 import { confirmTombstone, isOpen, issueRead } from './fence.js';
@@ -279,9 +280,11 @@ function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, fir
     nextReviewAtMs,
   });
   d.armTimer('discover', discoveryTimerUri, nextReviewAtMs);
-  // A snapshot may be published although the list changed after it was taken; it then confirms no deletion.
-  const current = pass.notificationsObserved === 0;
-  reconcileTombstones(d, new Set(pass.uris), current ? firstPassStartMs : -1);
+  // Confirming a deletion deletes downstream: a completeness task, so only a proven snapshot may do it
+  // (an A/B-reconciled listing can miss a live resource when pages shift under unseen mutations), and only
+  // while it is current (no list_changed since the snapshot was taken).
+  const confirming = status === 'SNAPSHOT_PROVEN' && pass.notificationsObserved === 0;
+  reconcileTombstones(d, new Set(pass.uris), confirming ? firstPassStartMs : -1);
 }
 
 /**

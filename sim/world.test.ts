@@ -39,14 +39,14 @@ function fingerprint(result: InterleavingResult): unknown {
 const goldenSeed = 42;
 const goldenTraceHashes: Record<string, number> = {
   'client-crash': 0x0020e95e,
-  'close-race': 0x766e0c1b,
+  'close-race': 0xfba48923,
   'cursor-cycle': 0xfcf7b268,
   'duplicate-storm': 0xf92c8ba0,
-  'forged-snapshot-id': 0xe9e61cfa,
-  'late-content-after-close': 0xfd612adf,
+  'forged-snapshot-id': 0x41d7e811,
+  'late-content-after-close': 0x905a07d5,
   'lost-unsubscribe-ack': 0xb32d4cb7,
   'multi-page-lost-notifications': 0x7405ae75,
-  'no-subscribe-capability': 0x5c20b466,
+  'no-subscribe-capability': 0x689e2736,
   'old-session-notification': 0xf8c43023,
   'permission-revocation': 0x9b66772d,
   'read-race': 0x89b1f274,
