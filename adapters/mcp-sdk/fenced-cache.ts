@@ -30,7 +30,7 @@
  * @example
  * ```ts
  * import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
- * import { FencedResourceCache } from './adapters/mcp-sdk/fenced-cache.js'; // not yet exported by the package root
+ * import { FencedResourceCache } from 'fencesim/mcp-sdk';
  *
  * const cache = new FencedResourceCache({
  *   connect: async () => new StdioClientTransport({ command: 'node', args: ['server.js'] }),
