@@ -11,37 +11,9 @@ import { clients } from '../scenarios/clients.js';
 import { faultNames } from '../sim/faults.js';
 import { allInvariants, safetyInvariants } from '../sim/oracle.js';
 import { deriveSeed } from '../sim/prng.js';
-import type { Io } from './io.js';
-import { main } from './main.js';
+import { runCli } from '../test/cli-io.js';
 
-interface Captured {
-  io: Io;
-  stdout: () => string;
-  stderr: () => string;
-}
-
-function capture(overrides: Partial<Io> = {}): Captured {
-  const out: string[] = [];
-  const err: string[] = [];
-  let clockMs = 0;
-  const io: Io = {
-    stdout: (text) => void out.push(text),
-    stderr: (text) => void err.push(text),
-    stderrIsTty: false,
-    stderrColumns: 100,
-    nowMs: () => (clockMs += 1),
-    randomSeed: () => 4242,
-    peakRssBytes: () => 1_000_000,
-    ...overrides,
-  };
-  return { io, stdout: () => out.join(''), stderr: () => err.join('') };
-}
-
-async function run(argv: string[], overrides: Partial<Io> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const captured = capture(overrides);
-  const code = await main(argv, captured.io);
-  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
-}
+const run = runCli;
 
 let scratch = '';
 beforeAll(async () => {

@@ -11,11 +11,45 @@ import { accumulatorFromData, type AccumulatorData } from './accumulator-data.js
 
 type WorkerReply = { ok: true; start: number; data: AccumulatorData } | { ok: false; start: number; message: string };
 
-/** The compiled worker script (dist/cli/worker.js), also when this module runs from TypeScript sources. */
-function workerPath(): string {
-  const beside = fileURLToPath(new URL('./worker.js', import.meta.url));
+/** The compiled worker script dist/cli/`name`.js, also when the CLI runs from TypeScript sources. */
+export function workerScript(name: string): string {
+  const beside = fileURLToPath(new URL(`./${name}.js`, import.meta.url));
   if (existsSync(beside)) return beside;
-  return fileURLToPath(new URL('../dist/cli/worker.js', import.meta.url));
+  return fileURLToPath(new URL(`../dist/cli/${name}.js`, import.meta.url));
+}
+
+/**
+ * Hands `jobs` out in order to whichever of up to `workerCount` threads running `script` is free, passing
+ * every reply to `onReply` (which throws to fail the run); the threads are terminated at the end.
+ */
+export async function runJobsOnWorkers<Job, Reply>(script: string, jobs: readonly Job[], workerCount: number, onReply: (reply: Reply) => void): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(workerCount, jobs.length) }, () => new Worker(script));
+  try {
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            const sendNext = (): void => {
+              if (next >= jobs.length) return resolve();
+              worker.postMessage(jobs[next++]);
+            };
+            worker.on('message', (reply: Reply) => {
+              try {
+                onReply(reply);
+              } catch (error) {
+                return reject(error);
+              }
+              sendNext();
+            });
+            worker.on('error', reject);
+            sendNext();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
 }
 
 export async function runOnWorkers(
@@ -29,36 +63,15 @@ export async function runOnWorkers(
   const starts: number[] = [];
   for (let start = range.start; start < range.end; start += chunk) starts.push(start);
   const results = new Map<number, GateAccumulator>();
-  let next = 0;
   let done = 0;
-  const path = workerPath();
-  const workers = Array.from({ length: Math.min(workerCount, starts.length) }, () => new Worker(path));
-  try {
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            const sendNext = (): void => {
-              if (next >= starts.length) return resolve();
-              const start = starts[next++]!;
-              worker.postMessage({ spec, start, end: Math.min(range.end, start + chunk) });
-            };
-            worker.on('message', (reply: WorkerReply) => {
-              const end = Math.min(range.end, reply.start + chunk);
-              if (!reply.ok) return reject(locateCrash(reply.start, end, new Error(reply.message)));
-              results.set(reply.start, accumulatorFromData(spec, reply.data));
-              done += end - reply.start;
-              onProgress(done);
-              sendNext();
-            });
-            worker.on('error', reject);
-            sendNext();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
+  const jobs = starts.map((start) => ({ spec, start, end: Math.min(range.end, start + chunk) }));
+  await runJobsOnWorkers(workerScript('worker'), jobs, workerCount, (reply: WorkerReply) => {
+    const end = Math.min(range.end, reply.start + chunk);
+    if (!reply.ok) throw locateCrash(reply.start, end, new Error(reply.message));
+    results.set(reply.start, accumulatorFromData(spec, reply.data));
+    done += end - reply.start;
+    onProgress(done);
+  });
   const total = new GateAccumulator(spec);
   for (const start of starts) total.merge(results.get(start)!);
   return total;

@@ -6,25 +6,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from './io.js';
-import { main } from './main.js';
+import { runCli } from '../test/cli-io.js';
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  let clockMs = 0;
-  const io: Io = {
-    stdout: (text) => void out.push(text),
-    stderr: (text) => void err.push(text),
-    stderrIsTty: false,
-    stderrColumns: 100,
-    nowMs: () => (clockMs += 1),
-    randomSeed: () => 4242,
-    peakRssBytes: () => 1_000_000,
-  };
-  const code = await main(argv, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const run = (argv: string[]) => runCli(argv);
 
 let scratch = '';
 beforeAll(async () => {

@@ -3,8 +3,9 @@
  * so what a person reads and what CI archives cannot disagree.
  */
 import { dirname, join } from 'node:path';
+import { hex, mismatchReplay, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
 import type { Report, ReportFailure } from '../reports/json.js';
-import { columns, duration, grouped, mebibytes } from './format.js';
+import { columns, grouped } from './format.js';
 
 /** Failures shown in full on the terminal; report.json holds up to --max-failures. */
 export const failuresShown = 3;
@@ -30,7 +31,7 @@ export function summaryLines(report: Report, reportPath: string): string[] {
 function headline(report: Report): string[] {
   const spec = report.runSpec;
   const shard = spec.shard === undefined ? '' : `, shard ${spec.shard.index}/${spec.shard.count} (interleavings ${spec.shard.start}..${spec.shard.end - 1} of ${grouped(spec.interleavings)})`;
-  const first = `${report.passed ? 'PASSED' : 'FAILED'}: ${grouped(report.interleavings)} interleavings of ${spec.scenario} against ${spec.client}, seed ${spec.seed}${shard}`;
+  const first = `${verdictWord(report)}: ${runDescription(report)}${shard}`;
   return [first, ...report.reasons.map((reason) => `  - ${reason}`)];
 }
 
@@ -69,18 +70,7 @@ function coverageSection(report: Report): string[] {
 }
 
 function totalsSection(report: Report): string[] {
-  const totals = report.totals;
-  const rows = [
-    ['events', grouped(totals.events)],
-    ['client steps', grouped(totals.steps)],
-    ['reads', grouped(totals.reads)],
-    ['accepts', grouped(totals.accepts)],
-    ['stale receipts', grouped(totals.staleReceipts)],
-    ['audits', grouped(totals.audits)],
-    ['rejections', grouped(totals.rejections)],
-    ['virtual time', duration(totals.virtualMs)],
-  ];
-  return ['totals:', ...columns(rows)];
+  return ['totals:', ...columns(totalsRows(report))];
 }
 
 function failuresSection(report: Report, reportPath: string): string[] {
@@ -122,17 +112,11 @@ function determinismSection(report: Report): string[] {
     } else {
       lines.push(`    first difference at timeline line ${mismatch.line}:`, `      first run:  ${mismatch.first.trim()}`, `      second run: ${mismatch.second.trim()}`);
     }
-    lines.push(`    replay it: npx fencesim replay --seed ${mismatch.seed} --scenario ${report.runSpec.scenario} --client ${report.runSpec.client}`);
+    lines.push(`    replay it: ${mismatchReplay(report, mismatch)}`);
   }
   return lines;
 }
 
-function hex(value: number): string {
-  return `0x${(value >>> 0).toString(16).padStart(8, '0')}`;
-}
-
 function timingLine(report: Report): string {
-  const timing = report.timing;
-  const extra = `${timing.selfCheckMs ? `, self-check ${duration(timing.selfCheckMs)}` : ''}${timing.shrinkMs ? `, shrink ${duration(timing.shrinkMs)}` : ''}`;
-  return `timing: ${duration(timing.wallMs)} wall, ${grouped(timing.interleavingsPerSecond)} interleavings/s, ${grouped(timing.eventsPerSecond)} events/s, peak RSS ${mebibytes(timing.peakRssBytes)}${extra}`;
+  return `timing: ${timingText(report)}`;
 }

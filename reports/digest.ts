@@ -85,7 +85,8 @@ export function mismatchReplay(report: Report, mismatch: ReportNondeterminism): 
   return replayCommand(mismatch.seed, report.runSpec.scenario, report.runSpec.client);
 }
 
-function hex(value: number): string {
+/** A 32-bit hash for people: 0x0000abcd. */
+export function hex(value: number): string {
   return `0x${(value >>> 0).toString(16).padStart(8, '0')}`;
 }
 
@@ -294,7 +295,7 @@ export function totalsRows(report: Report): [string, string][] {
 export function timingText(report: Report): string {
   const timing = report.timing;
   const extra = `${timing.selfCheckMs ? `, self-check ${duration(timing.selfCheckMs)}` : ''}${timing.shrinkMs ? `, shrink ${duration(timing.shrinkMs)}` : ''}`;
-  return `${duration(timing.wallMs)} wall, ${grouped(timing.interleavingsPerSecond)} interleavings/s, ${grouped(timing.eventsPerSecond)} events/s, peak RSS ${(timing.peakRssBytes / 1_048_576).toFixed(1)} MiB${extra}`;
+  return `${duration(timing.wallMs)} wall, ${grouped(timing.interleavingsPerSecond)} interleavings/s, ${grouped(timing.eventsPerSecond)} events/s, peak RSS ${mebibytes(timing.peakRssBytes)}${extra}`;
 }
 
 /** Integer with thousands separators: 1234567 -> "1,234,567". */
@@ -314,4 +315,9 @@ export function duration(ms: number): string {
   if (wholeSeconds < 3_600) return `${Math.floor(wholeSeconds / 60)} min ${String(wholeSeconds % 60).padStart(2, '0')} s`;
   const minutes = Math.round(wholeSeconds / 60);
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/** Bytes in MiB for people: "87.4 MiB". */
+export function mebibytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(1)} MiB`;
 }

@@ -4,6 +4,7 @@
  */
 import { capabilityFaults, implementedFaults, ratio, type FaultName, type FaultPlan, type Ratio } from '../sim/faults.js';
 import type { Chooser } from '../sim/chooser.js';
+import { allInvariants } from '../sim/oracle.js';
 import { defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { cursorCycle, forgedSnapshotId, multiPageLostNotifications } from './discovery.js';
 import type { Scenario } from './scenario.js';
@@ -169,20 +170,7 @@ const crashDenominators = [16, 32, 64];
 export const swarm: Scenario = {
   name: 'swarm',
   description: 'a random subset of every fault, with random intensities, capabilities and workload shape',
-  targets: [
-    'version_regression',
-    'accept_when_not_active',
-    'post_close_outbox',
-    'late_tombstone',
-    'unreconciled_catalog',
-    'unproven_completeness',
-    'old_session_effect',
-    'served_after_revocation',
-    'untraced_derived_entry',
-    'uri_confusion',
-    'fence_lost_after_crash',
-    'convergence_60s',
-  ],
+  targets: allInvariants,
   catches: ['naive-overwrite', 'naive-no-resubscribe', 'naive-no-close-fence', 'naive-single-scan', 'naive-cache-after-revoke', 'naive-trust-404'],
   sometimes: implementedFaults,
   plan: (chooser) => swarmPlan(chooser, implementedFaults),

@@ -7,8 +7,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import type { ClientEffect } from '../core/types.js';
 import { histogramPercentileMs, revocationBucketCount, revocationBucketOf } from './gate.js';
-import { allInvariants, causeNotification, causeWorkload, invariantIndex, Oracle, type InvariantName, type StepTruth } from './oracle.js';
+import { causeNotification, Oracle, type StepTruth } from './oracle.js';
 import { contentFor, parseContent } from './server.js';
+import { fired, truth } from '../test/oracle-steps.js';
 
 const uriA = 'test://static/resource/1';
 const uriB = 'test://static/resource/2';
@@ -18,32 +19,11 @@ const B = 1;
 const ALICE = 0;
 const BOB = 1;
 
-function truth(overrides: Partial<StepTruth> = {}): StepTruth {
-  return {
-    timeMs: 1_000,
-    cause: causeWorkload,
-    currentSession: 1,
-    requestSession: -1,
-    requestSentAtMs: -1,
-    servedResource: -1,
-    servedVersion: 0,
-    servedExists: true,
-    ...overrides,
-  };
-}
 
 function at(timeMs: number): StepTruth {
   return truth({ timeMs });
 }
 
-function fired(oracle: Oracle): Partial<Record<InvariantName, number>> {
-  const result: Partial<Record<InvariantName, number>> = {};
-  for (const name of allInvariants) {
-    const count = oracle.counts[invariantIndex[name]]!;
-    if (count > 0) result[name] = count;
-  }
-  return result;
-}
 
 function catalog(status: 'SNAPSHOT_PROVEN' | 'SNAPSHOT_UNPROVEN', scanId = 1): ClientEffect {
   return { type: 'CatalogPublished', scanId, status, uris: [uriA, uriB], digest: 'd', measuredAtMs: 0, stalenessBoundMs: 30_000, nextReviewAtMs: 30_000 };

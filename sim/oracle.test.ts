@@ -6,17 +6,15 @@ import { beforeEach, describe, expect, it } from 'vitest';
 
 import type { ClientEffect } from '../core/types.js';
 import {
-  allInvariants,
   causeConnection,
   causeNotification,
   causeOldNotification,
   causeWorkload,
-  invariantIndex,
   Oracle,
-  type InvariantName,
   type StepTruth,
 } from './oracle.js';
 import { contentFor } from './server.js';
+import { fired, truth } from '../test/oracle-steps.js';
 
 const uriA = 'test://static/resource/1';
 const uriB = 'test://static/resource/2';
@@ -28,20 +26,6 @@ const B = 1;
 const ENCODED = 2;
 const PLAIN = 3;
 
-/** Ground truth of a step; a response step when `served` is given. */
-function truth(overrides: Partial<StepTruth> = {}): StepTruth {
-  return {
-    timeMs: 1_000,
-    cause: causeWorkload,
-    currentSession: 1,
-    requestSession: -1,
-    requestSentAtMs: -1,
-    servedResource: -1,
-    servedVersion: 0,
-    servedExists: true,
-    ...overrides,
-  };
-}
 
 /** A read response of session 1, sent at `sentAtMs`, answering with `resource` at `version`. */
 function response(resource: number, version: number, timeMs: number, sentAtMs: number, overrides: Partial<StepTruth> = {}): StepTruth {
@@ -99,15 +83,6 @@ function accept(oracle: Oracle, resource: number, version: number, timeMs: numbe
   oracle.judge([accepted(uri, contentFor(uri, version)), outbox(uri)], response(resource, version, timeMs, sentAtMs, overrides));
 }
 
-/** The violation counts as a record of the invariants that fired (zeros left out). */
-function fired(oracle: Oracle): Partial<Record<InvariantName, number>> {
-  const result: Partial<Record<InvariantName, number>> = {};
-  for (const name of allInvariants) {
-    const count = oracle.counts[invariantIndex[name]]!;
-    if (count > 0) result[name] = count;
-  }
-  return result;
-}
 
 let oracle: Oracle;
 beforeEach(() => {

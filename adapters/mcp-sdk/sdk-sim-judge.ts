@@ -14,6 +14,7 @@ import type { ClientEffect, ClientInput } from '../../core/types.js';
 import type { NotificationMessage, ResponseMessage } from '../../sim/events.js';
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload, type Oracle, type StepTruth } from '../../sim/oracle.js';
 import type { Timeline } from '../../sim/timeline.js';
+import { fillStepTruth, learnFromResponse, newStepTruth } from '../../sim/world-core.js';
 
 export interface RequestRecord {
   cause: number;
@@ -38,7 +39,7 @@ export class StepJudge {
   private readonly timerCauses = new Map<string, number>();
   /** Per session generation: notifications handed to its client end and not yet stepped, in order. */
   private readonly notificationsInFlight: NotificationMessage[][] = [];
-  private readonly truth: StepTruth = { timeMs: 0, cause: 0, currentSession: 0, requestSession: -1, requestSentAtMs: -1, servedResource: -1, servedVersion: 0, servedExists: true };
+  private readonly truth: StepTruth = newStepTruth();
 
   constructor(
     private readonly oracle: Oracle,
@@ -68,7 +69,7 @@ export class StepJudge {
         const record = this.requests.get(input.requestId);
         cause = record?.cause ?? causeWorkload;
         response = record?.response ?? null;
-        if (response !== null && current(input.sessionGeneration)) this.learnFromResponse(response, context.nowMs);
+        if (response !== null && current(input.sessionGeneration)) learnFromResponse(oracle, this.timeline, response, context.nowMs);
         break;
       }
       case 'NotificationArrived':
@@ -89,16 +90,7 @@ export class StepJudge {
         break;
     }
     this.timeline?.input(context.nowMs, input, response, context.sessionGeneration);
-    const truth = this.truth;
-    truth.timeMs = context.nowMs;
-    truth.cause = cause;
-    truth.currentSession = context.sessionGeneration;
-    truth.requestSession = response === null ? -1 : response.requestSession;
-    truth.requestSentAtMs = response === null ? -1 : response.requestSentAtMs;
-    truth.servedResource = response === null ? -1 : response.resource;
-    truth.servedVersion = response === null ? 0 : response.version;
-    truth.servedExists = response === null ? true : response.exists;
-    oracle.judge(effects, truth);
+    oracle.judge(effects, fillStepTruth(this.truth, context.nowMs, cause, context.sessionGeneration, response));
     for (const effect of effects) this.record(effect, cause, context.nowMs);
     this.timeline?.effects(context.nowMs, effects, oracle, violationsBefore);
     return cause;
@@ -130,14 +122,5 @@ export class StepJudge {
       default:
         break;
     }
-  }
-
-  /** What a current-session response tells the client, recorded before its step is judged. */
-  private learnFromResponse(message: ResponseMessage, nowMs: number): void {
-    if (message.deniedSubject >= 0) this.oracle.revocation.onLearned(message.resource, message.deniedSubject, nowMs);
-    const list = message.list;
-    if (list === null) return;
-    if (list.last) this.oracle.catalog.onPassCompleted(list.pass, list.proof, list.passStartMs);
-    this.timeline?.note(nowMs, `[truth] list pass ${list.pass} page${list.last ? ' (last)' : ''}: ${list.proof}`);
   }
 }

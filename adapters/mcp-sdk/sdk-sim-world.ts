@@ -21,20 +21,18 @@
  * Not supported: client-crash (a crash would need the cache rebuilt from its ledger mid-run).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { transitionTable } from '../../core/transitions.js';
-import { defaultClientConfig, type ClientEffect, type ClientInput, type ClientUnderTest, type ServerCapabilities } from '../../core/types.js';
+import { defaultClientConfig, type ClientEffect, type ClientInput, type ClientUnderTest } from '../../core/types.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { Chooser, type Decision } from '../../sim/chooser.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../../sim/events.js';
-import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from '../../sim/faults.js';
-import { Lister } from '../../sim/listing.js';
-import { causeConnection, causeWorkload, Oracle } from '../../sim/oracle.js';
+import { faultIndex } from '../../sim/faults.js';
+import { causeConnection, causeWorkload } from '../../sim/oracle.js';
 import type { InterleavingPlan } from '../../sim/plan.js';
-import { respell, ServerModel, subjects, type ServerSession } from '../../sim/server.js';
-import { mutate, mutateBetweenPages, serveRequest } from '../../sim/serving.js';
-import { Timeline } from '../../sim/timeline.js';
-import { closeTick, command, deliverAuthorizationFeed, discover, revocationTick, serve, startWorkload, task, type CommandPayload } from '../../sim/workload.js';
+import type { ServerSession } from '../../sim/server.js';
+import { serveRequest } from '../../sim/serving.js';
+import { revocationTick, startWorkload } from '../../sim/workload.js';
 import type { InterleavingResult, World } from '../../sim/world.js';
+import { jitterFor, mix, WorldCore } from '../../sim/world-core.js';
 import { VirtualClock } from './clock.js';
 import { FencedResourceCache } from './fenced-cache.js';
 import { StepJudge } from './sdk-sim-judge.js';
@@ -91,39 +89,13 @@ export async function runSdkInterleaving(seed: number, scenario: Scenario, clien
   if (unsupported.length > 0) throw new UnsupportedSdkFault(unsupported);
   const world = new SdkSimWorld(seed, plan, chooser, client, scenario, options.trace);
   await world.run();
-  return {
-    seed,
-    plan,
-    oracle: world.oracle,
-    faultCounts: world.faultCounts,
-    events: world.events,
-    steps: world.judge.steps,
-    endMs: world.endMs,
-    traceHash: world.traceHash >>> 0,
-    timeline: world.timeline?.lines ?? null,
-    decisions: chooser.log,
-  };
+  return world.resultOf(world.judge.steps, chooser.log);
 }
 
-export class SdkSimWorld implements SimHost, SimLinkHost {
-  readonly oracle: Oracle;
-  readonly faultCounts: FaultCounts = newFaultCounts();
-  readonly timeline: Timeline | null;
-  readonly server: ServerModel;
-  readonly lister: Lister;
-  readonly capabilities: ServerCapabilities;
-  readonly wanted: Uint8Array;
-  readonly subjectOf: Uint8Array;
-  readonly endMs: number;
+export class SdkSimWorld extends WorldCore implements SimHost, SimLinkHost {
   readonly clock = new VirtualClock({ eventsPerCallMax: 50_000_000 });
-  healing = false;
-  session: ServerSession | null = null;
-  sessionGeneration = 0;
-  events = 0;
-  traceHash = 0x811c9dc5;
   readonly judge: StepJudge;
 
-  private readonly faultOn: Uint8Array;
   private readonly cache: FencedResourceCache;
   /** By session generation (index 0 unused). */
   private readonly links: Array<SimLink | undefined> = [];
@@ -135,31 +107,15 @@ export class SdkSimWorld implements SimHost, SimLinkHost {
   private failure: unknown = null;
 
   constructor(
-    readonly seed: number,
-    readonly plan: InterleavingPlan,
-    readonly chooser: Chooser,
+    seed: number,
+    plan: InterleavingPlan,
+    chooser: Chooser,
     client: ClientUnderTest<any>,
     scenario: Scenario,
     trace: boolean,
   ) {
-    const uris = plan.workload.resources.map((resource) => resource.uri);
-    this.server = new ServerModel(plan.workload.resources);
-    this.oracle = new Oracle(uris, transitionTable.length);
-    this.timeline = trace ? new Timeline(uris) : null;
+    super(seed, plan, chooser, trace);
     this.judge = new StepJudge(this.oracle, this.timeline);
-    this.wanted = new Uint8Array(uris.length);
-    this.subjectOf = new Uint8Array(uris.length);
-    for (let resource = 0; resource < uris.length; resource++) this.subjectOf[resource] = chooser.draw('workload', 'subject of resource', subjects.length);
-    this.faultOn = new Uint8Array(faultIndex['no-list-changed-capability'] + 1);
-    for (const name in plan.faults) this.faultOn[faultIndex[name as FaultName]] = 1;
-    this.endMs = plan.workload.faultPhaseMs + plan.workload.healPhaseMs;
-    this.capabilities = {
-      subscribe: !this.fires('no-subscribe-capability', 'server lacks subscribe?'),
-      listChanged: !this.fires('no-list-changed-capability', 'server lacks listChanged?'),
-      snapshotId: plan.server.snapshotId,
-    };
-    this.lister = new Lister(this.server, chooser, this, plan.server.snapshotId, plan.server.pageSizeMax, seed);
-    for (let resource = 0; resource < uris.length; resource++) this.oracle.registerContent(this.server.content[resource]!, resource, 1);
     this.cache = new FencedResourceCache({
       client,
       config: { ...defaultClientConfig, ...scenario.clientConfig },
@@ -186,9 +142,7 @@ export class SdkSimWorld implements SimHost, SimLinkHost {
       await this.clock.advanceTo(this.endMs);
       this.throwFailure();
       this.ended = true;
-      const violationsBefore = this.oracle.violations.length;
-      this.oracle.finish(this.endMs);
-      this.timeline?.effects(this.endMs, [], this.oracle, violationsBefore);
+      this.finish();
     } finally {
       this.ended = true;
       await this.cache.close();
@@ -206,29 +160,6 @@ export class SdkSimWorld implements SimHost, SimLinkHost {
       return;
     }
     this.clock.setTimer(timeMs, () => this.guard(() => this.dispatch(kind, cause, a, payload)));
-  }
-
-  fires(fault: FaultName, label: string): boolean {
-    const index = faultIndex[fault];
-    if (this.healing || this.faultOn[index] === 0) return false;
-    const intensity = this.plan.faults[fault]!;
-    if (!this.chooser.chance('faults', label, intensity.numerator, intensity.denominator)) return false;
-    this.faultCounts[index]! += 1;
-    return true;
-  }
-
-  serverToClientTime(session: ServerSession, extraDelayMs: number): number {
-    const base = this.nowMs + this.latency();
-    if (extraDelayMs > 0) return base + extraDelayMs;
-    if (this.fires('reorder', 'reorder?')) return base + this.chooser.between('network', 'reorder delay', 1, this.plan.network.reorderDelayMsMax);
-    const timeMs = base > session.serverToClientLastMs ? base : session.serverToClientLastMs;
-    session.serverToClientLastMs = timeMs;
-    return timeMs;
-  }
-
-  spell(uri: string): string {
-    if (!this.fires('uri-spelling', 'respell?')) return uri;
-    return respell(uri, this.chooser.draw('network', 'respelling', 2));
   }
 
   /** A workload input (the only caller): carried out through the cache's public commands. */
@@ -291,9 +222,7 @@ export class SdkSimWorld implements SimHost, SimLinkHost {
   route(link: SimLink, direction: LinkDirection): number {
     const session = this.server.sessions[link.generation]!;
     if (direction === 'to-client') return this.serverToClientTime(session, 0) - this.nowMs;
-    const arrival = Math.max(this.nowMs + this.latency(), session.clientToServerLastMs);
-    session.clientToServerLastMs = arrival;
-    return arrival - this.nowMs;
+    return this.clientToServerTime(session) - this.nowMs;
   }
 
   delivered(link: SimLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null): void {
@@ -308,44 +237,15 @@ export class SdkSimWorld implements SimHost, SimLinkHost {
     if (this.ended) return;
     this.events++;
     this.traceHash = mix(mix(mix(this.traceHash, this.nowMs), kind), a);
-    const host = this as unknown as World;
     switch (kind) {
-      case Kind.Mutation:
-        mutate(host, a);
-        break;
-      case Kind.Command:
-        command(host, payload as CommandPayload);
-        break;
       case Kind.FaultTick:
         this.faultTick();
         break;
       case Kind.Reconnect:
         this.connect();
         break;
-      case Kind.Heal:
-        this.healing = true;
-        this.timeline?.note(this.nowMs, 'heal phase: faults, mutations and workload commands stop');
-        break;
-      case Kind.CloseTick:
-        closeTick(host, a);
-        break;
-      case Kind.Discover:
-        discover(host);
-        break;
-      case Kind.Serve:
-        serve(host, a);
-        break;
-      case Kind.Task:
-        task(host);
-        break;
-      case Kind.AuthorizationFeed:
-        deliverAuthorizationFeed(host, a);
-        break;
-      case Kind.ListMutation:
-        mutateBetweenPages(host);
-        break;
       default:
-        throw new Error(`SDK world: unexpected event kind ${kind} (cause ${cause})`);
+        if (!this.dispatchShared(kind, a, payload)) throw new Error(`SDK world: unexpected event kind ${kind} (cause ${cause})`);
     }
   }
 
@@ -357,11 +257,6 @@ export class SdkSimWorld implements SimHost, SimLinkHost {
       return;
     }
     this.links[generation]?.notify(message, timeMs);
-  }
-
-  private latency(): number {
-    const network = this.plan.network;
-    return this.chooser.between('network', 'latency', network.latencyMsMin, network.latencyMsMax);
   }
 
   // -- connections ---------------------------------------------------------------------------------
@@ -437,16 +332,4 @@ export class SdkSimWorld implements SimHost, SimLinkHost {
     if (failure !== null) throw new Error(`the client under test threw: ${failure}`);
     if (this.failure !== null) throw this.failure;
   }
-}
-
-function mix(hash: number, value: number): number {
-  return Math.imul(hash ^ (value | 0), 0x01000193);
-}
-
-/** The jitter handed to the client on each input: a pure function of the seed and the draw number. */
-function jitterFor(seed: number, draw: number): number {
-  let x = (seed ^ Math.imul(draw + 1, 0x9e3779b1)) >>> 0;
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
 }

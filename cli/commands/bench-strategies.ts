@@ -3,14 +3,12 @@
  * and how), cells spread over worker threads, printed as an aligned table or, with --json, as the
  * StrategyResult[] rows that `gate --strategies-json` and `report --strategies` put into report.html.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { strategies, strategyFaultPhaseMs } from '../../scenarios/strategies.js';
 import { convergenceBucketCount, convergenceBucketMs } from '../../sim/gate.js';
 import { duration, grouped } from '../format.js';
 import type { Io } from '../io.js';
+import { runJobsOnWorkers, workerScript } from '../pool.js';
 import { createProgress } from '../progress.js';
 import { runStrategyCell, strategyBenchDefaults, strategyCells, type StrategyRow } from '../strategy-bench.js';
 
@@ -55,43 +53,16 @@ async function runHere(cellCount: number, seed: number, interleavings: number, o
 
 type Reply = { ok: true; cell: number; row: StrategyRow } | { ok: false; cell: number; message: string };
 
-function workerPath(): string {
-  const beside = fileURLToPath(new URL('../strategy-worker.js', import.meta.url));
-  if (existsSync(beside)) return beside;
-  return fileURLToPath(new URL('../../dist/cli/strategy-worker.js', import.meta.url));
-}
-
 /** Cells go to whichever worker is free; rows come back in cell order. */
 async function runOnWorkers(cellCount: number, seed: number, interleavings: number, workerCount: number, onDone: (cells: number) => void): Promise<StrategyRow[]> {
-  const order = Array.from({ length: cellCount }, (_, index) => index);
   const rows: StrategyRow[] = new Array(cellCount);
-  let next = 0;
   let done = 0;
-  const path = workerPath();
-  const workers = Array.from({ length: Math.min(workerCount, cellCount) }, () => new Worker(path));
-  try {
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            const sendNext = (): void => {
-              if (next >= order.length) return resolve();
-              worker.postMessage({ cell: order[next++]!, seed, interleavings });
-            };
-            worker.on('message', (reply: Reply) => {
-              if (!reply.ok) return reject(new Error(`strategy benchmark cell ${reply.cell} threw: ${reply.message}`));
-              rows[reply.cell] = reply.row;
-              onDone(++done);
-              sendNext();
-            });
-            worker.on('error', reject);
-            sendNext();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
+  const jobs = Array.from({ length: cellCount }, (_, cell) => ({ cell, seed, interleavings }));
+  await runJobsOnWorkers(workerScript('strategy-worker'), jobs, workerCount, (reply: Reply) => {
+    if (!reply.ok) throw new Error(`strategy benchmark cell ${reply.cell} threw: ${reply.message}`);
+    rows[reply.cell] = reply.row;
+    onDone(++done);
+  });
   return rows;
 }
 
