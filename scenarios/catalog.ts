@@ -259,7 +259,3 @@ export function scenarioNames(): string[] {
   return scenarios.map((scenario) => scenario.name);
 }
 
-/** Faults that a scenario's plans can switch on. */
-export function faultsOf(scenario: Scenario): FaultName[] {
-  return [...scenario.sometimes];
-}

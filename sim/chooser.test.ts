@@ -142,3 +142,16 @@ describe('Chooser: replay', () => {
     expect(chooser.consumed).toBe(0);
   });
 });
+
+describe('Chooser: chance', () => {
+  it('an impossible or certain outcome is not a choice: nothing is drawn or recorded', () => {
+    const chooser = Chooser.seeded(7, true);
+    expect(chooser.chance('faults', 'never', 0, 4)).toBe(false);
+    expect(chooser.chance('faults', 'always', 1, 1)).toBe(true);
+    expect(chooser.chance('faults', 'always', 5, 4)).toBe(true);
+    expect(chooser.consumed).toBe(0);
+    expect(chooser.log).toEqual([]);
+    chooser.chance('faults', 'maybe', 1, 4);
+    expect(chooser.log!.map((decision) => decision.label)).toEqual(['maybe']);
+  });
+});

@@ -82,9 +82,13 @@ export class Chooser {
     return value;
   }
 
-  /** True with probability numerator/denominator; the draw 0 (simplest) is always false. */
+  /**
+   * True with probability numerator/denominator; the draw 0 (simplest) is always false. Impossible and
+   * certain outcomes are not choices: nothing is drawn or recorded for them.
+   */
   chance(stream: Stream, label: string, numerator: number, denominator: number): boolean {
     if (numerator <= 0) return false;
+    if (numerator >= denominator) return true;
     return this.draw(stream, label, denominator) >= denominator - numerator;
   }
 

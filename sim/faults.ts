@@ -64,10 +64,6 @@ export interface Ratio {
 /** A fault that is on fires with this per-opportunity probability. */
 export type FaultPlan = Partial<Record<FaultName, Ratio>>;
 
-export function isFaultName(name: string): name is FaultName {
-  return (faultNames as readonly string[]).includes(name);
-}
-
 export function ratio(numerator: number, denominator: number): Ratio {
   return { numerator, denominator };
 }
