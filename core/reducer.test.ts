@@ -28,7 +28,7 @@ import {
   type TraceStep,
 } from './testing.js';
 import { transition } from './transitions.js';
-import type { ClientEffect, SubscriptionState } from './types.js';
+import type { ClientEffect, SubscriptionState, TimerKind } from './types.js';
 
 // -- arbitraries ---------------------------------------------------------------------------------
 
@@ -387,9 +387,8 @@ describe('reducer, model-based: timers', () => {
     for (const stepRecord of trace.steps) {
       if (stepRecord.input?.type !== 'TimerFired') continue;
       const fired = stepRecord.input;
-      const colon = fired.timerKey.indexOf(':');
-      const kind = timerKinds.indexOf(fired.timerKey.slice(0, colon) as (typeof timerKinds)[number]);
-      const armedMs = stepRecord.before.volatile.uris[fired.timerKey.slice(colon + 1)]?.deadlines[kind] ?? -1;
+      const kind = timerKinds.indexOf(fired.timer.kind);
+      const armedMs = stepRecord.before.volatile.uris[fired.timer.uri]?.deadlines[kind] ?? -1;
       // Stale as the model knows it (re-armed, fired already, session ended) or as the state says (disarmed).
       const stale = stepRecord.timer!.staleByModel || armedMs === -1 || armedMs !== fired.deadlineMs;
       if (!stale) continue;
@@ -423,19 +422,19 @@ describe('reducer: stale timer examples', () => {
   ])('a TimerFired with deadline -1 for a disarmed timer is a no-op (%s)', (_name, setup, kind) => {
     const state = setup();
     expect(state.ledger.subscriptions[uri]!.state).toBe(kind === 'reconcile' ? 'SUBSCRIBING' : 'ACTIVE');
-    const result = step(deepFreeze(state), timerFired(50, `${kind}:${uri}`, -1));
+    const result = step(deepFreeze(state), timerFired(50, { kind: kind as TimerKind, uri }, -1));
     expect(result.effects).toEqual([]);
     expect(result.state).toEqual(state);
   });
 
   it('a TimerFired with the armed deadline acts, once; a second firing of it is a no-op', () => {
     const { state, effects } = acked();
-    const reconcile = effectsOf(effects, 'TimerArmed').find((timer) => timer.timerKey === `reconcile:${uri}`)!;
-    const early = step(deepFreeze(state), timerFired(reconcile.deadlineMs, reconcile.timerKey, reconcile.deadlineMs - 1));
+    const reconcile = effectsOf(effects, 'TimerArmed').find((timer) => timer.timer.kind === 'reconcile' && timer.timer.uri === uri)!;
+    const early = step(deepFreeze(state), timerFired(reconcile.deadlineMs, reconcile.timer, reconcile.deadlineMs - 1));
     expect(early.effects).toEqual([]);
-    const fired = step(deepFreeze(state), timerFired(reconcile.deadlineMs, reconcile.timerKey, reconcile.deadlineMs));
-    expect(effectsOf(fired.effects, 'TimerArmed').map((timer) => timer.timerKey)).toEqual([`reconcile:${uri}`]);
-    const again = step(deepFreeze(fired.state), timerFired(reconcile.deadlineMs, reconcile.timerKey, reconcile.deadlineMs));
+    const fired = step(deepFreeze(state), timerFired(reconcile.deadlineMs, reconcile.timer, reconcile.deadlineMs));
+    expect(effectsOf(fired.effects, 'TimerArmed').map((timer) => timer.timer)).toEqual([{ kind: 'reconcile', uri }]);
+    const again = step(deepFreeze(fired.state), timerFired(reconcile.deadlineMs, reconcile.timer, reconcile.deadlineMs));
     expect(again.effects).toEqual([]);
     expect(again.state).toEqual(fired.state);
   });

@@ -55,12 +55,14 @@ import { referenceClient } from '../../core/reducer.js';
 import type { Ledger } from '../../core/state.js';
 import {
   defaultClientConfig,
+  timerName,
   type ClientConfig,
   type ClientEffect,
   type ClientInput,
   type ClientUnderTest,
   type Rejection,
   type ResponseOutcome,
+  type TimerId,
 } from '../../core/types.js';
 import {
   MemoryContentStore,
@@ -356,6 +358,7 @@ export class FencedResourceCache {
         type: 'Connected',
         sessionGeneration: generation,
         capabilities: {
+          resources: true,
           subscribe: capabilities?.resources?.subscribe === true,
           listChanged: capabilities?.resources?.listChanged === true,
           snapshotId: capabilities?.experimental?.[snapshotIdCapability] !== undefined,
@@ -455,7 +458,7 @@ export class FencedResourceCache {
         this.sendRequest(effect);
         break;
       case 'TimerArmed':
-        this.armTimer(effect.timerKey, effect.deadlineMs);
+        this.armTimer(effect.timer, effect.deadlineMs);
         break;
       case 'VersionAccepted':
         this.contentStore.set(effect.uri, { digest: effect.digest, text: effect.text, mimeType: effect.mimeType });
@@ -482,12 +485,13 @@ export class FencedResourceCache {
     return typeof ledger?.versions === 'object' && ledger.versions !== null && ledger.versions[uri] !== undefined;
   }
 
-  private armTimer(timerKey: string, deadlineMs: number): void {
+  private armTimer(timer: TimerId, deadlineMs: number): void {
+    const timerKey = timerName(timer);
     const previous = this.timers.get(timerKey);
     if (previous !== undefined) this.clock.clearTimer(previous);
     const handle = this.clock.setTimer(deadlineMs, () => {
       if (this.timers.get(timerKey) === handle) this.timers.delete(timerKey);
-      this.dispatch({ type: 'TimerFired', timerKey, deadlineMs });
+      this.dispatch({ type: 'TimerFired', timer, deadlineMs });
     });
     this.timers.set(timerKey, handle);
   }
