@@ -5,7 +5,8 @@
  *
  * The driver is pure and deterministic; the arbitraries that generate actions live in the test files.
  */
-import { durableLedger, recoverFromLedger, step } from './reducer.js';
+import { durableLedger, step } from './reducer.js';
+import { recoverStep } from './recovery.js';
 import { initialState, type CoreState } from './state.js';
 import type { ClientConfig, ClientEffect, ClientInput, ResponseOutcome, ServerCapabilities, TimerId } from './types.js';
 import { defaultClientConfig, timerName } from './types.js';
@@ -271,7 +272,9 @@ class ModelDriver {
       case 'respond':
         return this.respond(action, record);
       case 'crash':
-        this.state = recoverFromLedger(this.state.config, jsonCopy(durableLedger(this.state)));
+        const recovered = recoverStep(this.state.config, jsonCopy(durableLedger(this.state)));
+        this.state = recovered.state;
+        record.effects = recovered.effects;
         this.endSession();
         for (const request of this.outstanding) request.crashedSince = true;
         this.connected = false;

@@ -251,8 +251,9 @@ export class FencedResourceCache {
   /**
    * Serves cached content to `subject` through the core (`ServeCommanded`): only a version the fence
    * accepted, read for this subject, within its authorization lease, not revoked, not pending deletion.
+   * The result says whether the body is text or a base64 blob, with its MIME type; `textOnly` refuses blobs.
    */
-  get(uri: string, subject = 'default'): GetResult {
+  get(uri: string, subject = 'default', options: { textOnly?: boolean } = {}): GetResult {
     const failure = this.diagnosticsData.failure;
     if (failure !== null) return { served: false, reason: `cache stopped after a core error: ${failure}` };
     // Serving changes no state and arms nothing, so it may run even inside another step's listeners.
@@ -265,7 +266,9 @@ export class FencedResourceCache {
       if (content === undefined || content.digest !== effect.digest) {
         return { served: false, reason: 'the accepted version is not in the content store (recovered without its bodies?); waiting for a read' };
       }
-      return { served: true, uri: effect.uri, text: content.text, mimeType: content.mimeType, digest: effect.digest };
+      const encoding = content.encoding ?? 'text';
+      if (options.textOnly === true && encoding !== 'text') return { served: false, reason: `the content is a base64 blob (${content.mimeType}), not text` };
+      return { served: true, uri: effect.uri, text: content.text, encoding, mimeType: content.mimeType, digest: effect.digest };
     }
     return { served: false, reason: 'the core neither served nor refused' };
   }
@@ -461,7 +464,7 @@ export class FencedResourceCache {
         this.armTimer(effect.timer, effect.deadlineMs);
         break;
       case 'VersionAccepted':
-        this.contentStore.set(effect.uri, { digest: effect.digest, text: effect.text, mimeType: effect.mimeType });
+        this.contentStore.set(effect.uri, { digest: effect.digest, text: effect.text, encoding: effect.encoding, mimeType: effect.mimeType });
         break;
       case 'PurgeDone':
       case 'TombstoneConfirmed':
