@@ -92,7 +92,7 @@ function notificationAt(nowMs: number): ClientInput {
 /** Drives the reducer to the states the rows start from, checking each step's effects. */
 export function prepareInputs(): Prepared {
   let nowMs = 0;
-  const capabilities = { subscribe: true, listChanged: true, snapshotId: false };
+  const capabilities = { resources: true, subscribe: true, listChanged: true, snapshotId: false };
   let result = step(initialState(defaultClientConfig), { type: 'Connected', nowMs, jitter: 1, sessionGeneration: SESSION, capabilities });
   result = expect(step(result.state, { type: 'SubscribeCommanded', nowMs: (nowMs += 10), jitter: 2, uri: URI }), 'RequestSent', 'subscribe');
   const subscribeId = lastRequestId(result);
@@ -112,19 +112,19 @@ export function prepareInputs(): Prepared {
 
   const notification = notificationAt((nowMs += 1_000));
   result = expect(step(active, notification), 'TimerArmed', 'notification on ACTIVE');
-  const firstDeadlineMs = armedDeadline(result, 'debounce:');
+  const firstDeadlineMs = armedDeadline(result, 'debounce');
   // A second pulse re-arms the debounce later: a TimerFired carrying the first deadline is now stale.
   result = expect(step(result.state, notificationAt((nowMs += 100))), 'TimerArmed', 'second notification (re-arm)');
   const updateSeen = result.state;
-  const secondDeadlineMs = armedDeadline(result, 'debounce:');
-  const staleTimer: ClientInput = { type: 'TimerFired', nowMs: firstDeadlineMs, jitter: 5, timerKey: 'debounce:' + URI, deadlineMs: firstDeadlineMs };
+  const secondDeadlineMs = armedDeadline(result, 'debounce');
+  const staleTimer: ClientInput = { type: 'TimerFired', nowMs: firstDeadlineMs, jitter: 5, timer: { kind: 'debounce', uri: URI }, deadlineMs: firstDeadlineMs };
   const staleResult = step(updateSeen, staleTimer);
   if (staleResult.effects.length !== 0 || staleResult.state.ledger !== updateSeen.ledger) {
     throw new Error('micro bench setup: the stale TimerFired is not a no-op');
   }
 
   result = expect(
-    step(updateSeen, { type: 'TimerFired', nowMs: secondDeadlineMs, jitter: 6, timerKey: 'debounce:' + URI, deadlineMs: secondDeadlineMs }),
+    step(updateSeen, { type: 'TimerFired', nowMs: secondDeadlineMs, jitter: 6, timer: { kind: 'debounce', uri: URI }, deadlineMs: secondDeadlineMs }),
     'RequestSent',
     'debounce timer (notification read)',
   );
@@ -148,11 +148,11 @@ export function prepareInputs(): Prepared {
   return { readPending, readRequestId, readResponse, active, notification, updateSeen, staleTimer };
 }
 
-function armedDeadline(result: StepResult<CoreState>, keyPrefix: string): number {
+function armedDeadline(result: StepResult<CoreState>, kind: string): number {
   for (const effect of result.effects) {
-    if (effect.type === 'TimerArmed' && effect.timerKey.startsWith(keyPrefix)) return effect.deadlineMs;
+    if (effect.type === 'TimerArmed' && effect.timer.kind === kind) return effect.deadlineMs;
   }
-  throw new Error(`micro bench setup: no ${keyPrefix} timer armed`);
+  throw new Error(`micro bench setup: no ${kind} timer armed`);
 }
 
 function checkUris(): void {

@@ -90,10 +90,19 @@ export function serve(d: Draft, uri: string, subject: string): void {
   d.emit({ type: 'ContentServed', uri, subject, digest: version.digest });
 }
 
-/** Revocation learned: stop serving at once, purge the cache, invalidate every derived entry. */
+/**
+ * Revocation learned: stop serving at once, purge the cache, invalidate every derived entry.
+ *
+ * It is remembered (durably) only when `subject` is the subject of the URI's subscription record: that is
+ * what blocks its reads and the accepts of reads already in flight. For anything else nothing is cached
+ * once the purge below has run, and no read of it is in flight (reads belong to the subscription), so a
+ * later subscription by that subject must read first, and the server answers that read with a permission
+ * error, which is learned then. So the map holds at most one entry per subscription record, and an
+ * authorization feed about unknown resources costs O(1) per event and never grows the ledger.
+ */
 export function learnRevocation(d: Draft, uri: string, subject: string, source: 'feed' | 'read'): void {
   if (isRevoked(d, subject, uri)) return;
-  d.putRevoked(revocationKey(subject, uri), d.nowMs);
+  if (d.subscription(uri)?.subject === subject) d.putRevoked(revocationKey(subject, uri), d.nowMs);
   d.emit({ type: 'RevocationLearned', uri, subject, source });
   d.setLease(uri, -1);
   d.disarmTimer('lease', uri);
@@ -119,5 +128,10 @@ export function learnRevocation(d: Draft, uri: string, subject: string, source: 
 
 /** Access granted again (feed): serving resumes after the next successful read renews the lease. */
 export function learnGrant(d: Draft, uri: string, subject: string): void {
+  forgetRevocation(d, subject, uri);
+}
+
+/** Drops the remembered revocation of (subject, uri), if any (a grant, or its subscription replaced). */
+export function forgetRevocation(d: Draft, subject: string, uri: string): void {
   if (isRevoked(d, subject, uri)) d.putRevoked(revocationKey(subject, uri), undefined);
 }

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
-import { fenceVerdict, isOpen } from './fence.js';
-import { acceptResourceVersionOperation, beginUnsubscribeOperation, issueReadOperation } from './operations.js';
+import { isOpen, judgeReadResponse } from './fence.js';
+import { acceptResourceVersionOperation, beginUnsubscribeOperation } from './operations.js';
 import { step } from './reducer.js';
-import { initialState, type CoreState, type InflightRequest } from './state.js';
+import { initialState, timerKinds, type CoreState, type InflightRequest } from './state.js';
 import {
   ackOutcome,
   connected,
@@ -25,7 +25,7 @@ import {
   updated,
 } from './testing.js';
 import { subscriptionStates } from './transitions.js';
-import type { ClientEffect, ClientInput, ResourceSubscriptionRecord, ResponseOutcome } from './types.js';
+import type { ClientEffect, ClientInput, ResourceSubscriptionRecord, ResponseOutcome, TimerKind } from './types.js';
 
 const uri = 'file:///a.txt';
 const session = 1;
@@ -43,10 +43,10 @@ function feed(from: Stepped, inputs: (nowMs: number) => ClientInput[]): Stepped 
 }
 
 function fire(from: Stepped, kind: string): Stepped {
-  const armed = effectsOf(from.effects, 'TimerArmed').filter((timer) => timer.timerKey === `${kind}:${uri}`);
+  const armed = effectsOf(from.effects, 'TimerArmed').filter((timer) => timer.timer.kind === kind && timer.timer.uri === uri);
   expect(armed.length, `a ${kind} timer was armed`).toBeGreaterThan(0);
   const deadlineMs = armed[armed.length - 1]!.deadlineMs;
-  const result = runInputs(from.state, [timerFired(deadlineMs, `${kind}:${uri}`, deadlineMs)]);
+  const result = runInputs(from.state, [timerFired(deadlineMs, { kind: kind as TimerKind, uri }, deadlineMs)]);
   return { state: result.state, effects: result.effects, nowMs: deadlineMs };
 }
 
@@ -104,7 +104,7 @@ const subscriptionRecord = fc.record({
   state: fc.constantFrom(...subscriptionStates),
 });
 
-describe('fenceVerdict', () => {
+describe('judgeReadResponse (the one response judge)', () => {
   test.prop([
     subscriptionRecord,
     fc.integer({ min: -2, max: 2 }),
@@ -112,19 +112,26 @@ describe('fenceVerdict', () => {
     fc.integer({ min: 1, max: 3 }),
     fc.integer({ min: 1, max: 3 }),
     fc.boolean(),
-  ])('accepts exactly: connected, same session, same generation, open, readOrdinal > lastAcceptedOrdinal', (record, delta, generation, requestSession, currentSession, isConnected) => {
-    const sub = { ...record, lastIssuedOrdinal: record.lastAcceptedOrdinal + 3 } as ResourceSubscriptionRecord;
+    fc.boolean(),
+    fc.boolean(),
+  ])('decides close, session, ordinal, revocation in that order; accepts only when all pass', (record, delta, generation, requestSession, currentSession, isConnected, revoked, missing) => {
+    const sub = { ...record, lastIssuedOrdinal: record.lastAcceptedOrdinal + 3, closeOrdinal: 7 } as ResourceSubscriptionRecord;
     const readOrdinal = Math.max(1, record.lastAcceptedOrdinal + delta);
     const request = { readOrdinal, subscriptionGeneration: generation, sessionGeneration: requestSession } as InflightRequest;
-    const verdict = fenceVerdict(sub, request, currentSession, isConnected);
+    const verdict = judgeReadResponse(missing ? undefined : sub, request, { connected: isConnected, sessionGeneration: currentSession }, revoked);
     const open = sub.state !== 'UNSUBSCRIBING' && sub.state !== 'CLOSED' && sub.state !== 'UNSUBSCRIBE_UNKNOWN';
-    const expected = !isConnected || requestSession !== currentSession
-      ? { accepted: false, reason: 'SESSION', watermark: sub.lastAcceptedOrdinal }
-      : generation !== sub.subscriptionGeneration || !open
-        ? { accepted: false, reason: 'GENERATION', watermark: sub.lastAcceptedOrdinal }
-        : readOrdinal <= sub.lastAcceptedOrdinal
-          ? { accepted: false, reason: 'ORDINAL', watermark: sub.lastAcceptedOrdinal }
-          : { accepted: true };
+    const stale = (reason: string) => ({ type: 'stale', reason, watermark: sub.lastAcceptedOrdinal });
+    const expected = missing
+      ? { type: 'after-close', closeOrdinal: null }
+      : !open || generation !== sub.subscriptionGeneration
+        ? { type: 'after-close', closeOrdinal: 7 }
+        : !isConnected || requestSession !== currentSession
+          ? stale('SESSION')
+          : readOrdinal <= sub.lastAcceptedOrdinal
+            ? stale('ORDINAL')
+            : revoked
+              ? stale('REVOKED')
+              : { type: 'accept' };
     expect(verdict).toEqual(expected);
     expect(isOpen(sub.state)).toBe(open);
   });
@@ -132,8 +139,9 @@ describe('fenceVerdict', () => {
   it('an ordinal equal to the watermark is stale (the same read can never be accepted twice)', () => {
     const sub = { lastAcceptedOrdinal: 5, subscriptionGeneration: 1, state: 'READ_PENDING' } as ResourceSubscriptionRecord;
     const request = { readOrdinal: 5, subscriptionGeneration: 1, sessionGeneration: 1 } as InflightRequest;
-    expect(fenceVerdict(sub, request, 1, true)).toEqual({ accepted: false, reason: 'ORDINAL', watermark: 5 });
-    expect(fenceVerdict(sub, { ...request, readOrdinal: 6 }, 1, true)).toEqual({ accepted: true });
+    const connection = { connected: true, sessionGeneration: 1 };
+    expect(judgeReadResponse(sub, request, connection, false)).toEqual({ type: 'stale', reason: 'ORDINAL', watermark: 5 });
+    expect(judgeReadResponse(sub, { ...request, readOrdinal: 6 }, connection, false)).toEqual({ type: 'accept' });
   });
 });
 
@@ -265,11 +273,10 @@ describe('close fence (SPEC §3.4)', () => {
     const timers = effectsOf([...at.effects, ...closing.effects], 'TimerArmed');
     let state = closing.state;
     for (const timer of timers) {
-      const result = step(deepFreeze(state), timerFired(timer.deadlineMs, timer.timerKey, timer.deadlineMs));
+      const result = step(deepFreeze(state), timerFired(timer.deadlineMs, timer.timer, timer.deadlineMs));
       expect(readsSent(result.effects)).toEqual([]);
       state = result.state;
     }
-    expect(issueReadOperation(state, uri, 'reconcile', 100_000)).toMatchObject({ value: null, effects: [] });
   });
 
   it('subscribing again makes a new record: new generation, ordinals continue, old reads stay audited', () => {
@@ -292,28 +299,31 @@ describe('close fence (SPEC §3.4)', () => {
 
 // -- the named operations ------------------------------------------------------------------------------------
 
-describe('fence operations (pure wrappers)', () => {
-  it('issueRead allocates the next ordinal and sends the read; beginUnsubscribe freezes the close fence; neither mutates its input', () => {
+describe('fence operations (thin wrappers over step)', () => {
+  it('acceptResourceVersion accepts once and settles; beginUnsubscribe freezes the close fence; a late answer is audited', () => {
     const { state } = activeSubscription(1);
     deepFreeze(state);
-    const issued = issueReadOperation(state, uri, 'reconcile', 500);
-    expect(issued.value).toEqual(expect.any(Number));
-    expect(readsSent(issued.effects)).toMatchObject([{ requestId: issued.value, readOrdinal: 3, reason: 'reconcile' }]);
+    const reconcileMs = state.volatile.uris[uri]!.deadlines[timerKinds.indexOf('reconcile')]!;
+    const issued = step(state, timerFired(reconcileMs, { kind: 'reconcile', uri }, reconcileMs));
+    const read = readsSent(issued.effects)[0]!;
     expect(issued.state.ledger.subscriptions[uri]).toMatchObject({ lastIssuedOrdinal: 3, state: 'READ_PENDING' });
 
-    const accepted = acceptResourceVersionOperation(deepFreeze(issued.state), issued.value!, 'text', 'text/plain', 501);
+    const accepted = acceptResourceVersionOperation(deepFreeze(issued.state), read.requestId, 'text', 'text/plain', 501);
     expect(accepted.value).toBe(true);
-    expect(effectsOf(accepted.effects, 'VersionAccepted')).toMatchObject([{ readOrdinal: 3, watermarkBefore: 2, text: 'text' }]);
-    expect(acceptResourceVersionOperation(deepFreeze(accepted.state), issued.value!, 'again', 'text/plain', 502).value).toBe(false);
+    expect(effectsOf(accepted.effects, 'VersionAccepted')).toMatchObject([{ readOrdinal: 3, watermarkBefore: 2, text: 'text', encoding: 'text' }]);
+    // The accept settles like any response through step(): nothing left in flight, back to ACTIVE.
+    expect(accepted.state.ledger.subscriptions[uri]!.state).toBe('ACTIVE');
+    expect(accepted.state.volatile.uris[uri]!.inFlight).toBe(0);
+    expect(acceptResourceVersionOperation(deepFreeze(accepted.state), read.requestId, 'again', 'text/plain', 502).value).toBe(false);
 
     const closing = beginUnsubscribeOperation(deepFreeze(issued.state), uri, 502);
     expect(closing.value).toBe(true);
     expect(closing.state.ledger.subscriptions[uri]).toMatchObject({ state: 'UNSUBSCRIBING', closeOrdinal: 3 });
     expect(beginUnsubscribeOperation(deepFreeze(closing.state), uri, 503)).toMatchObject({ value: false, effects: [] });
-    expect(issueReadOperation(closing.state, uri, 'reconcile', 503)).toMatchObject({ value: null, effects: [] });
-    const late = acceptResourceVersionOperation(deepFreeze(closing.state), issued.value!, 'late', 'text/plain', 504);
+    const late = acceptResourceVersionOperation(deepFreeze(closing.state), read.requestId, 'late', 'text/plain', 504);
     expect(late.value).toBe(false);
     expect(effectsOf(late.effects, 'VersionAccepted')).toEqual([]);
-    expect(effectsOf(late.effects, 'StaleReceiptWritten')).toMatchObject([{ reason: 'GENERATION', readOrdinal: 3 }]);
+    expect(effectsOf(late.effects, 'StaleReceiptWritten')).toEqual([]);
+    expect(effectsOf(late.effects, 'AuditWritten')).toMatchObject([{ kind: 'STALE_AFTER_CLOSE', requestId: read.requestId }]);
   });
 });

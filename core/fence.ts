@@ -3,9 +3,8 @@
  *
  * - `issueRead` allocates a strictly increasing readOrdinal per URI (durable, never reused); none once
  *   closing has begun.
- * - `acceptResourceVersion` is the only place a version is accepted: the subscription must be open, the
- *   read must belong to the current session and subscription generation, and
- *   readOrdinal > lastAcceptedOrdinal. Otherwise only a stale receipt is written.
+ * - `judgeReadResponse` is the one response judge (close, session, ordinal, revocation, in that order);
+ *   `acceptResourceVersion` is the only place a version is accepted, and only on its `accept` verdict.
  * - `beginUnsubscribe` freezes closeOrdinal = lastIssuedOrdinal and a close epoch; afterwards any response
  *   only leaves a STALE_AFTER_CLOSE audit.
  */
@@ -13,6 +12,7 @@ import { contentDigest } from './digest.js';
 import { transition } from './transitions.js';
 import { isRevoked, renewLease, writeDeletion, writeLineage } from './authorization.js';
 import type { Draft, InflightRequest } from './state.js';
+import type { ReadContent } from './protocol.js';
 import type { ReadReason, ResourceSubscriptionRecord, StaleReason, SubscriptionState, TransitionEvent } from './types.js';
 
 /** States in which the subscription is open (not closing or closed). */
@@ -32,8 +32,9 @@ export function isLive(state: SubscriptionState): boolean {
 }
 
 /**
- * Moves a subscription along the table. The reducer only asks for legal moves, so an illegal one is a
- * programmer error in the core (thrown, never returned to a caller as protocol input).
+ * Moves a subscription along the table: the only place a subscription's state changes, and it always
+ * emits `Transitioned`. The reducer only asks for legal moves, so an illegal one is a programmer error in
+ * the core (thrown, never returned to a caller as protocol input).
  */
 export function move(d: Draft, uri: string, event: TransitionEvent): ResourceSubscriptionRecord {
   const sub = d.mutableSubscription(uri);
@@ -44,9 +45,14 @@ export function move(d: Draft, uri: string, event: TransitionEvent): ResourceSub
   return sub;
 }
 
+/** The server offers resources/* requests (or nothing is known yet: not connected). */
+export function resourcesOffered(d: Draft): boolean {
+  return d.v.capabilities === null || d.v.capabilities.resources;
+}
+
 export function issueRead(d: Draft, uri: string, reason: ReadReason): number | null {
   const current = d.subscription(uri);
-  if (current === undefined || !isOpen(current.state) || !d.v.connected) return null;
+  if (current === undefined || !isOpen(current.state) || !d.v.connected || !resourcesOffered(d)) return null;
   if (current.state === 'DISCOVERED' || current.state === 'SUBSCRIBING' || current.state === 'RECONCILIATION_REQUIRED') {
     return null;
   }
@@ -61,56 +67,69 @@ export function issueRead(d: Draft, uri: string, reason: ReadReason): number | n
   return requestId;
 }
 
-export type FenceVerdict = { accepted: true } | { accepted: false; reason: StaleReason; watermark: number };
+/**
+ * What the fences decide about a response to a read, in one order:
+ * 1. close: the read's subscription is gone, closing or closed, or was replaced by a later generation
+ *    (which only happens after the earlier one closed) -> only a STALE_AFTER_CLOSE audit;
+ * 2. session: the read was sent on a session that is no longer current -> stale receipt SESSION;
+ * 3. ordinal: readOrdinal <= lastAcceptedOrdinal -> stale receipt ORDINAL;
+ * 4. revocation: the read's subject lost access -> stale receipt REVOKED.
+ * Anything else may be accepted (content or not-found).
+ */
+export type ResponseVerdict =
+  | { type: 'accept' }
+  | { type: 'after-close'; closeOrdinal: number | null }
+  | { type: 'stale'; reason: StaleReason; watermark: number };
 
-/** The ordinal fence as a pure predicate over the ledger record, the request and the connection. */
-export function fenceVerdict(
-  sub: ResourceSubscriptionRecord,
+/** The single response judge: a pure function of the ledger record, the request and the connection. */
+export function judgeReadResponse(
+  sub: ResourceSubscriptionRecord | undefined,
   request: InflightRequest,
-  currentSessionGeneration: number,
-  connected: boolean,
-): FenceVerdict {
-  if (!connected || request.sessionGeneration !== currentSessionGeneration) {
-    return { accepted: false, reason: 'SESSION', watermark: sub.lastAcceptedOrdinal };
+  connection: { connected: boolean; sessionGeneration: number },
+  revoked: boolean,
+): ResponseVerdict {
+  if (sub === undefined || !isOpen(sub.state) || request.subscriptionGeneration !== sub.subscriptionGeneration) {
+    return { type: 'after-close', closeOrdinal: sub?.closeOrdinal ?? null };
   }
-  if (request.subscriptionGeneration !== sub.subscriptionGeneration || !isOpen(sub.state)) {
-    return { accepted: false, reason: 'GENERATION', watermark: sub.lastAcceptedOrdinal };
+  if (!connection.connected || request.sessionGeneration !== connection.sessionGeneration) {
+    return { type: 'stale', reason: 'SESSION', watermark: sub.lastAcceptedOrdinal };
   }
-  if (request.readOrdinal <= sub.lastAcceptedOrdinal) {
-    return { accepted: false, reason: 'ORDINAL', watermark: sub.lastAcceptedOrdinal };
-  }
-  return { accepted: true };
+  if (request.readOrdinal <= sub.lastAcceptedOrdinal) return { type: 'stale', reason: 'ORDINAL', watermark: sub.lastAcceptedOrdinal };
+  if (revoked) return { type: 'stale', reason: 'REVOKED', watermark: sub.lastAcceptedOrdinal };
+  return { type: 'accept' };
 }
 
-function writeStale(d: Draft, requestId: number, request: InflightRequest, verdict: FenceVerdict): void {
-  if (verdict.accepted) return;
+/** The judge applied to a step: reads the record, the connection and the revocations from the Draft. */
+export function judgeInDraft(d: Draft, request: InflightRequest): ResponseVerdict {
+  const sub = d.subscription(request.uri);
+  return judgeReadResponse(sub, request, d.v, sub !== undefined && isRevoked(d, sub.subject, request.uri));
+}
+
+/** A response the close fence blocked: versions never pass, only an audit is written. */
+export function writeAfterClose(d: Draft, requestId: number, request: InflightRequest, closeOrdinal: number | null): void {
   d.emit({
-    type: 'StaleReceiptWritten',
+    type: 'AuditWritten',
+    kind: 'STALE_AFTER_CLOSE',
     uri: request.uri,
     requestId,
-    readOrdinal: request.readOrdinal,
-    watermark: verdict.watermark,
-    reason: verdict.reason,
+    detail: `read ordinal ${request.readOrdinal} answered after closing began (close ordinal ${closeOrdinal ?? 'n/a'})`,
   });
 }
 
-export function acceptResourceVersion(
-  d: Draft,
-  requestId: number,
-  request: InflightRequest,
-  text: string,
-  mimeType: string,
-): boolean {
-  const current = d.subscription(request.uri);
-  if (current === undefined) return false;
-  const verdict: FenceVerdict = isRevoked(d, current.subject, request.uri)
-    ? { accepted: false, reason: 'REVOKED', watermark: current.lastAcceptedOrdinal }
-    : fenceVerdict(current, request, d.v.sessionGeneration, d.v.connected);
-  if (!verdict.accepted) {
-    writeStale(d, requestId, request, verdict);
+function writeStale(d: Draft, requestId: number, request: InflightRequest, reason: StaleReason, watermark: number): void {
+  d.emit({ type: 'StaleReceiptWritten', uri: request.uri, requestId, readOrdinal: request.readOrdinal, watermark, reason });
+}
+
+/**
+ * The only place a version is accepted, for a response the judge let through (`verdict`); a stale verdict
+ * only writes its receipt. The caller (the reducer) has already applied the close fence.
+ */
+export function acceptResourceVersion(d: Draft, requestId: number, request: InflightRequest, content: ReadContent, verdict: ResponseVerdict): boolean {
+  if (verdict.type !== 'accept') {
+    if (verdict.type === 'stale') writeStale(d, requestId, request, verdict.reason, verdict.watermark);
     return false;
   }
-  const digest = contentDigest(text);
+  const digest = contentDigest(content.text, content.encoding);
   const sub = d.mutableSubscription(request.uri);
   const watermarkBefore = sub.lastAcceptedOrdinal;
   sub.lastAcceptedOrdinal = request.readOrdinal;
@@ -118,7 +137,8 @@ export function acceptResourceVersion(
   d.putVersion(request.uri, {
     schema: 'resourceVersion.v1',
     uri: request.uri,
-    mimeType,
+    encoding: content.encoding,
+    mimeType: content.mimeType,
     digest,
     readOrdinal: request.readOrdinal,
     subject: sub.subject,
@@ -129,8 +149,9 @@ export function acceptResourceVersion(
   d.emit({
     type: 'VersionAccepted',
     uri: request.uri,
-    text,
-    mimeType,
+    text: content.text,
+    encoding: content.encoding,
+    mimeType: content.mimeType,
     digest,
     readOrdinal: request.readOrdinal,
     watermarkBefore,
@@ -145,15 +166,12 @@ export function acceptResourceVersion(
 }
 
 /**
- * A not-found passes the same fence; it only makes the resource TOMBSTONE_PENDING. Deletion is confirmed
+ * A not-found passes the same judge; it only makes the resource TOMBSTONE_PENDING. Deletion is confirmed
  * only when a reconciled catalog lacked the URI and this not-found was read after that catalog.
  */
-export function acceptNotFound(d: Draft, requestId: number, request: InflightRequest): boolean {
-  const current = d.subscription(request.uri);
-  if (current === undefined) return false;
-  const verdict = fenceVerdict(current, request, d.v.sessionGeneration, d.v.connected);
-  if (!verdict.accepted) {
-    writeStale(d, requestId, request, verdict);
+export function acceptNotFound(d: Draft, requestId: number, request: InflightRequest, verdict: ResponseVerdict): boolean {
+  if (verdict.type !== 'accept') {
+    if (verdict.type === 'stale') writeStale(d, requestId, request, verdict.reason, verdict.watermark);
     return false;
   }
   const sub = d.mutableSubscription(request.uri);

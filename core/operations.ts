@@ -1,10 +1,11 @@
 /**
- * The named fence operations as pure functions of a CoreState (for embedding and for tests); the reducer
- * uses the same code through a step's Draft.
+ * The named fence operations as pure functions of a CoreState (for embedding and for tests). Each is a
+ * thin wrapper over `step()`: it builds the one input that asks for the operation and steps it, so it
+ * gives exactly the state and effects `step()` gives (a property test in operations.test.ts proves it).
  */
-import { acceptResourceVersion, beginUnsubscribe, issueRead } from './fence.js';
-import { Draft, type CoreState } from './state.js';
-import type { ClientEffect, ReadReason } from './types.js';
+import { step } from './reducer.js';
+import type { CoreState } from './state.js';
+import type { ClientEffect, ClientInput } from './types.js';
 
 export interface OperationResult<T> {
   state: CoreState;
@@ -12,18 +13,29 @@ export interface OperationResult<T> {
   value: T;
 }
 
-function run<T>(state: CoreState, nowMs: number, body: (d: Draft) => T): OperationResult<T> {
-  const d = new Draft(state, nowMs, 0);
-  const value = body(d);
-  return { state: d.commit(), effects: d.effects, value };
+/**
+ * The response `step()` receives when the read `requestId` (on the current session) is answered with
+ * `text`: the content of the URI the read asked for (any URI when no such read is in flight).
+ */
+export function contentResponseInput(state: CoreState, requestId: number, text: string, mimeType: string, nowMs: number): ClientInput {
+  let uri = '';
+  for (const key in state.volatile.uris) {
+    if (state.volatile.uris[key]!.requests.some((request) => request.requestId === requestId)) uri = key;
+  }
+  return {
+    type: 'ResponseArrived',
+    nowMs,
+    jitter: 0,
+    sessionGeneration: state.volatile.sessionGeneration,
+    requestId,
+    outcome: { type: 'result', result: { contents: [{ uri, mimeType, text }] } },
+  };
 }
 
-/** Allocates the next readOrdinal for an open subscription and sends the read; null once closing began. */
-export function issueReadOperation(state: CoreState, uri: string, reason: ReadReason, nowMs: number): OperationResult<number | null> {
-  return run(state, nowMs, (d) => issueRead(d, uri, reason));
-}
-
-/** The only place a version is accepted: fence checks, then watermark, version receipt and outbox entry. */
+/**
+ * The read `requestId` is answered with this content: the fences (close, session, ordinal, revocation)
+ * decide; the value says whether the version was accepted.
+ */
 export function acceptResourceVersionOperation(
   state: CoreState,
   requestId: number,
@@ -31,15 +43,13 @@ export function acceptResourceVersionOperation(
   mimeType: string,
   nowMs: number,
 ): OperationResult<boolean> {
-  return run(state, nowMs, (d) => {
-    const request = d.inflight(requestId);
-    if (request === undefined) return false;
-    d.removeInflight(request);
-    return acceptResourceVersion(d, requestId, request, text, mimeType);
-  });
+  const result = step(state, contentResponseInput(state, requestId, text, mimeType, nowMs));
+  return { ...result, value: result.effects.some((effect) => effect.type === 'VersionAccepted') };
 }
 
-/** CAS open -> UNSUBSCRIBING with closeOrdinal frozen at lastIssuedOrdinal. */
+/** CAS open -> UNSUBSCRIBING with closeOrdinal frozen at lastIssuedOrdinal; the value says whether it began. */
 export function beginUnsubscribeOperation(state: CoreState, uri: string, nowMs: number): OperationResult<boolean> {
-  return run(state, nowMs, (d) => beginUnsubscribe(d, uri));
+  const result = step(state, { type: 'UnsubscribeCommanded', nowMs, jitter: 0, uri });
+  const began = result.effects.some((effect) => effect.type === 'Transitioned' && effect.event === 'unsubscribe_begun');
+  return { ...result, value: began };
 }

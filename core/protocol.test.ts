@@ -172,7 +172,7 @@ describe('step never throws on malformed protocol input', () => {
     (fixture, type) => {
       fc.pre(typeof type !== 'string' || !knownInputTypes.has(type));
       const output = stepFrozen(fixture.state, { type, nowMs: 20, jitter: 0 } as unknown as ClientInput);
-      expect(output.effects).toEqual([{ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: expect.any(String) } }]);
+      expect(output.effects).toEqual([{ type: 'ProtocolRejected', rejection: { kind: 'MalformedInput', detail: expect.any(String) } }]);
       expect(output.state).toEqual(fixture.state);
     },
   );
@@ -321,7 +321,7 @@ describe('malformed request ids, notifications and URIs', () => {
   ])('an input whose type is %s is rejected, not thrown', (_name, type) => {
     const fixture = readPending();
     const output = stepFrozen(fixture.state, { type, nowMs: 20, jitter: 0 } as unknown as ClientInput);
-    expect(rejectionKinds(output.effects)).toEqual(['MalformedNotification']);
+    expect(rejectionKinds(output.effects)).toEqual(['MalformedInput']);
     expect(output.effects[0]!.type === 'ProtocolRejected' && output.effects[0]!.rejection.detail.length).toBeLessThan(1_000);
     expect(output.state).toEqual(fixture.state);
   });

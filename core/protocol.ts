@@ -2,15 +2,28 @@
  * Validation of untrusted protocol input. Nothing here throws: malformed input becomes a typed Rejection.
  */
 import { canonicalizeUri } from './uri.js';
-import type { Rejection, ResponseOutcome } from './types.js';
+import type { ContentEncoding, Rejection, ResponseOutcome } from './types.js';
 
 /** JSON-RPC -32002: resource not found (MCP 2025-11-25). */
 export const resourceNotFoundCode = -32002;
 /** JSON-RPC -32602: invalid params; MCP 2026-07-28 uses it for resource-not-found. */
 export const invalidParamsCode = -32602;
 
+/**
+ * Longest string the core keeps in its durable ledger from a field the server or caller fills in (MIME
+ * type, snapshot ID, subject): longer ones are rejected, so one message cannot grow the ledger by more.
+ */
+export const LEDGER_TEXT_CHARS_MAX = 1024;
+
+/** An accepted read body: the text, or the base64 characters of a blob, with its MIME type. */
+export interface ReadContent {
+  text: string;
+  encoding: ContentEncoding;
+  mimeType: string;
+}
+
 export type ReadOutcome =
-  | { type: 'content'; text: string; mimeType: string }
+  | ({ type: 'content' } & ReadContent)
   | { type: 'not-found' }
   | { type: 'failed'; code: number; message: string }
   | { type: 'rejected'; rejection: Rejection };
@@ -64,16 +77,21 @@ export function interpretRead(outcome: ResponseOutcome, requestedUri: string, co
       mismatch = uri.uri;
       continue;
     }
-    const body = typeof item.text === 'string' ? item.text : typeof item.blob === 'string' ? item.blob : null;
-    if (body === null) return rejected('MalformedResponse', `contents[${index}] has neither a string text nor a string blob`);
+    const encoding: ContentEncoding | null = typeof item.text === 'string' ? 'text' : typeof item.blob === 'string' ? 'blob' : null;
+    if (encoding === null) return rejected('MalformedResponse', `contents[${index}] has neither a string text nor a string blob`);
+    const body = (encoding === 'text' ? item.text : item.blob) as string;
     if (body.length > contentCharsMax) {
       return rejected('ContentTooLarge', `contents[${index}] has ${body.length} characters, more than ${contentCharsMax}`);
     }
+    if (encoding === 'blob' && !isBase64(body)) return rejected('MalformedResponse', `contents[${index}].blob is not base64`);
     const mimeType = item.mimeType === undefined ? 'application/octet-stream' : item.mimeType;
     if (typeof mimeType !== 'string') {
       return rejected('MalformedResponse', `contents[${index}].mimeType must be a string, got ${typeName(mimeType)}`);
     }
-    return { type: 'content', text: body, mimeType };
+    if (mimeType.length > LEDGER_TEXT_CHARS_MAX) {
+      return rejected('MalformedResponse', `contents[${index}].mimeType has ${mimeType.length} characters, more than ${LEDGER_TEXT_CHARS_MAX}`);
+    }
+    return { type: 'content', text: body, encoding, mimeType };
   }
   return rejected('ContentUriMismatch', `no content item for ${requestedUri} (got ${mismatch})`);
 }
@@ -95,6 +113,11 @@ export function interpretNotification(method: unknown, params: unknown): Notific
   if (method === 'notifications/resources/list_changed') return { type: 'list-changed' };
   const name = typeof method === 'string' ? method : typeName(method);
   return { type: 'rejected', rejection: { kind: 'UnknownNotification', detail: `unknown notification method ${name.slice(0, 200)}` } };
+}
+
+/** RFC 4648 base64 (standard alphabet, padded); one linear regular-expression pass, no backtracking. */
+function isBase64(text: string): boolean {
+  return text.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(text);
 }
 
 function rejected(kind: Rejection['kind'], detail: string): ReadOutcome {

@@ -28,112 +28,9 @@ import {
   type TraceStep,
 } from './testing.js';
 import { transition } from './transitions.js';
-import type { ClientEffect, SubscriptionState } from './types.js';
+import type { ClientEffect, SubscriptionState, TimerKind } from './types.js';
 
-// -- arbitraries ---------------------------------------------------------------------------------
-
-const advanceMs = fc.oneof(
-  { weight: 4, arbitrary: fc.constant(0) },
-  { weight: 3, arbitrary: fc.integer({ min: 1, max: 500 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 500, max: 40_000 }) },
-);
-const jitter = fc.integer({ min: 0, max: 0xffff_ffff });
-const resource = fc.nat({ max: 1 });
-const spelling = fc.nat({ max: 2 });
-const pick = fc.nat({ max: 30 });
-
-const connectAction = fc.record({
-  kind: fc.constant('connect' as const),
-  advanceMs,
-  jitter,
-  subscribe: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-});
-const disconnectAction = fc.record({ kind: fc.constant('disconnect' as const), advanceMs, jitter });
-const crashAction = fc.record({ kind: fc.constant('crash' as const), advanceMs, jitter });
-const subscribeAction = fc.record({ kind: fc.constant('subscribe' as const), advanceMs, jitter, resource, spelling });
-const unsubscribeAction = fc.record({ kind: fc.constant('unsubscribe' as const), advanceMs, jitter, resource, spelling });
-const notifyAction = (oldSessionWeight: number): fc.Arbitrary<Action> =>
-  fc.record({
-    kind: fc.constant('notify' as const),
-    advanceMs,
-    jitter,
-    resource,
-    spelling,
-    oldSession: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: oldSessionWeight, arbitrary: fc.constant(true) }),
-  });
-const fireAction = fc.record({
-  kind: fc.constant('fire' as const),
-  advanceMs,
-  jitter,
-  pick,
-  liveOnly: fc.boolean(),
-  skewMs: fc.oneof(
-    { weight: 5, arbitrary: fc.constant(0) },
-    { weight: 2, arbitrary: fc.integer({ min: -3_000, max: 3_000 }) },
-    { weight: 2, arbitrary: fc.constant(null) },
-  ),
-});
-const respondAction = fc.record({
-  kind: fc.constant('respond' as const),
-  advanceMs,
-  jitter,
-  pick,
-  liveOnly: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-  reply: fc.oneof(
-    { weight: 6, arbitrary: fc.constant('ok' as const) },
-    { weight: 2, arbitrary: fc.constant('not-found' as const) },
-    { weight: 1, arbitrary: fc.constant('error' as const) },
-    { weight: 1, arbitrary: fc.constant('drop' as const) },
-  ),
-  text: fc.nat({ max: 4 }),
-  spelling,
-});
-
-/** Any action, session churn included. */
-const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 2, arbitrary: connectAction },
-  { weight: 1, arbitrary: disconnectAction },
-  { weight: 3, arbitrary: subscribeAction },
-  { weight: 2, arbitrary: unsubscribeAction },
-  { weight: 4, arbitrary: notifyAction(1) },
-  { weight: 5, arbitrary: fireAction },
-  { weight: 9, arbitrary: respondAction },
-  { weight: 1, arbitrary: crashAction },
-);
-
-/** Within one session: reaches deep read races (hedged reads answered out of order, tombstones). */
-const calmActionArbitrary: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 1, arbitrary: subscribeAction },
-  { weight: 1, arbitrary: unsubscribeAction },
-  { weight: 5, arbitrary: notifyAction(0) },
-  { weight: 5, arbitrary: fireAction },
-  { weight: 9, arbitrary: respondAction },
-);
-
-/** A connected session with both resources subscribed, so short runs reach the interesting states. */
-const warmPrefix: Action[] = [
-  { kind: 'connect', advanceMs: 0, jitter: 0, subscribe: true },
-  { kind: 'subscribe', advanceMs: 0, jitter: 0, resource: 0, spelling: 0 },
-  { kind: 'subscribe', advanceMs: 0, jitter: 7, resource: 1, spelling: 1 },
-];
-/** The same, with both subscribe ACKs delivered: both initial reads are in flight. */
-const activePrefix: Action[] = [
-  ...warmPrefix,
-  { kind: 'respond', advanceMs: 5, jitter: 0, pick: 0, liveOnly: true, reply: 'ok', text: 0, spelling: 0 },
-  { kind: 'respond', advanceMs: 5, jitter: 0, pick: 0, liveOnly: true, reply: 'ok', text: 0, spelling: 0 },
-];
-
-const actions = (arbitrary: fc.Arbitrary<Action>, maxLength: number): fc.Arbitrary<Action[]> =>
-  fc.array(arbitrary, { minLength: 1, maxLength, size: 'max' });
-
-const actionsArbitrary: fc.Arbitrary<Action[]> = fc.oneof(
-  { weight: 1, arbitrary: actions(actionArbitrary, 60) },
-  { weight: 2, arbitrary: actions(actionArbitrary, 60).map((rest) => [...warmPrefix, ...rest]) },
-  {
-    weight: 2,
-    arbitrary: fc.tuple(actions(calmActionArbitrary, 40), actions(actionArbitrary, 20)).map(([calm, rest]) => [...activePrefix, ...calm, ...rest]),
-  },
-);
+import { actionArbitrary, actionsArbitrary } from './arbitraries.js';
 
 const numRuns = 120;
 
@@ -296,14 +193,12 @@ describe('reducer, model-based: close fence', () => {
   );
 
   test.prop([actionsArbitrary], { numRuns })(
-    'every Transitioned is a table edge, chains from the recorded state, and never leaves CLOSED / UNSUBSCRIBE_UNKNOWN',
+    'every state change, recovery included, is a Transitioned table edge chaining from the recorded state; nothing leaves CLOSED / UNSUBSCRIBE_UNKNOWN',
     (actions) => {
       const trace = drive(actions);
       for (const stepRecord of trace.steps) {
-        if (stepRecord.crashed) {
-          expectRecoveredStates(stepRecord);
-          continue;
-        }
+        // A crash is a step too: recovery moves every subscription through the table (recoverStep).
+        if (stepRecord.crashed) expectRecoveredStates(stepRecord);
         const before = stepRecord.before.ledger.subscriptions;
         const after = stepRecord.after.ledger.subscriptions;
         const created = createdUri(stepRecord);
@@ -329,7 +224,7 @@ describe('reducer, model-based: close fence', () => {
             previous === undefined || !closedStates.includes(previous) || uri === created || closedStates.includes(actual),
             () => `${uri} left ${previous} for ${actual}`,
           );
-          // VERSION_ACCEPTED has no session_lost edge: it must never outlive the step that entered it.
+          // A step always settles an accept: VERSION_ACCEPTED never outlives the step that entered it.
           check(actual !== 'VERSION_ACCEPTED', () => `${uri} rests in VERSION_ACCEPTED`);
         }
         check(Object.keys(before).every((uri) => uri in after), () => 'a subscription record disappeared');
@@ -387,9 +282,8 @@ describe('reducer, model-based: timers', () => {
     for (const stepRecord of trace.steps) {
       if (stepRecord.input?.type !== 'TimerFired') continue;
       const fired = stepRecord.input;
-      const colon = fired.timerKey.indexOf(':');
-      const kind = timerKinds.indexOf(fired.timerKey.slice(0, colon) as (typeof timerKinds)[number]);
-      const armedMs = stepRecord.before.volatile.uris[fired.timerKey.slice(colon + 1)]?.deadlines[kind] ?? -1;
+      const kind = timerKinds.indexOf(fired.timer.kind);
+      const armedMs = stepRecord.before.volatile.uris[fired.timer.uri]?.deadlines[kind] ?? -1;
       // Stale as the model knows it (re-armed, fired already, session ended) or as the state says (disarmed).
       const stale = stepRecord.timer!.staleByModel || armedMs === -1 || armedMs !== fired.deadlineMs;
       if (!stale) continue;
@@ -423,19 +317,19 @@ describe('reducer: stale timer examples', () => {
   ])('a TimerFired with deadline -1 for a disarmed timer is a no-op (%s)', (_name, setup, kind) => {
     const state = setup();
     expect(state.ledger.subscriptions[uri]!.state).toBe(kind === 'reconcile' ? 'SUBSCRIBING' : 'ACTIVE');
-    const result = step(deepFreeze(state), timerFired(50, `${kind}:${uri}`, -1));
+    const result = step(deepFreeze(state), timerFired(50, { kind: kind as TimerKind, uri }, -1));
     expect(result.effects).toEqual([]);
     expect(result.state).toEqual(state);
   });
 
   it('a TimerFired with the armed deadline acts, once; a second firing of it is a no-op', () => {
     const { state, effects } = acked();
-    const reconcile = effectsOf(effects, 'TimerArmed').find((timer) => timer.timerKey === `reconcile:${uri}`)!;
-    const early = step(deepFreeze(state), timerFired(reconcile.deadlineMs, reconcile.timerKey, reconcile.deadlineMs - 1));
+    const reconcile = effectsOf(effects, 'TimerArmed').find((timer) => timer.timer.kind === 'reconcile' && timer.timer.uri === uri)!;
+    const early = step(deepFreeze(state), timerFired(reconcile.deadlineMs, reconcile.timer, reconcile.deadlineMs - 1));
     expect(early.effects).toEqual([]);
-    const fired = step(deepFreeze(state), timerFired(reconcile.deadlineMs, reconcile.timerKey, reconcile.deadlineMs));
-    expect(effectsOf(fired.effects, 'TimerArmed').map((timer) => timer.timerKey)).toEqual([`reconcile:${uri}`]);
-    const again = step(deepFreeze(fired.state), timerFired(reconcile.deadlineMs, reconcile.timerKey, reconcile.deadlineMs));
+    const fired = step(deepFreeze(state), timerFired(reconcile.deadlineMs, reconcile.timer, reconcile.deadlineMs));
+    expect(effectsOf(fired.effects, 'TimerArmed').map((timer) => timer.timer)).toEqual([{ kind: 'reconcile', uri }]);
+    const again = step(deepFreeze(fired.state), timerFired(reconcile.deadlineMs, reconcile.timer, reconcile.deadlineMs));
     expect(again.effects).toEqual([]);
     expect(again.state).toEqual(fired.state);
   });

@@ -10,32 +10,31 @@ import {
   isLive,
   isOpen,
   issueRead,
+  judgeInDraft,
   move,
+  resourcesOffered,
   sendUnsubscribe,
+  writeAfterClose,
 } from './fence.js';
-import { learnGrant, learnRevocation, permissionDeniedCode, serve } from './authorization.js';
+import { forgetRevocation, learnGrant, learnRevocation, permissionDeniedCode, serve } from './authorization.js';
+import { checkInput, normalizeCapabilities } from './input-check.js';
 import { checkRequestId, checkUri, interpretNotification, interpretRead, isObject } from './protocol.js';
+import { durableLedger, recoverFromLedger } from './recovery.js';
 import { abandonPass, decideCompletenessTask, onListChanged, onListPage, requestDiscovery } from './scan.js';
-import {
-  Draft,
-  emptyVolatile,
-  initialState,
-  parseTimerKey,
-  type CoreState,
-  type InflightRequest,
-  type Ledger,
-} from './state.js';
-import type {
-  ClientConfig,
-  ClientInput,
-  ClientUnderTest,
-  ResponseOutcome,
-  ServerCapabilities,
-  StepResult,
-} from './types.js';
+import { Draft, initialState, type CoreState, type InflightRequest, type Ledger } from './state.js';
+import type { ClientInput, ClientUnderTest, ResponseOutcome, ServerCapabilities, StepResult, TimerId, WorkloadCommand } from './types.js';
 
+export { durableLedger, recoverFromLedger };
+
+/**
+ * One step of the reference client. Malformed caller-filled fields (SPEC §11) give one typed rejection
+ * and the same state; protocol payloads are judged where they are interpreted. Never throws on input.
+ */
 export function step(state: CoreState, input: ClientInput): StepResult<CoreState> {
+  const rejection = checkInput(input);
+  if (rejection !== null) return { state, effects: [{ type: 'ProtocolRejected', rejection }] };
   const d = new Draft(state, input.nowMs, input.jitter >>> 0);
+  if (refusedForCapability(d, input)) return { state: d.commit(), effects: d.effects };
   switch (input.type) {
     case 'Connected':
       onConnected(d, input.sessionGeneration, input.capabilities);
@@ -56,7 +55,7 @@ export function step(state: CoreState, input: ClientInput): StepResult<CoreState
       onNotification(d, input.sessionGeneration, input.method, input.params);
       break;
     case 'TimerFired':
-      onTimer(d, input.timerKey, input.deadlineMs);
+      onTimer(d, input.timer, input.deadlineMs);
       break;
     case 'DiscoverCommanded':
       requestDiscovery(d);
@@ -72,10 +71,20 @@ export function step(state: CoreState, input: ClientInput): StepResult<CoreState
         input.allowed === false ? learnRevocation(d, uri, textOf(input.subject), 'feed') : learnGrant(d, uri, textOf(input.subject)),
       );
       break;
-    default:
-      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: `unknown input type ${typeof (input as { type: unknown }).type === 'string' ? (input as { type: string }).type.slice(0, 200) : typeof (input as { type: unknown }).type}` } });
   }
   return { state: d.commit(), effects: d.effects };
+}
+
+/** Connected to a server without the `resources` capability: commands that need a request are refused. */
+function refusedForCapability(d: Draft, input: ClientInput): boolean {
+  if (resourcesOffered(d)) return false;
+  if (input.type !== 'SubscribeCommanded' && input.type !== 'DiscoverCommanded') return false;
+  refuseForCapability(d, input.type);
+  return true;
+}
+
+function refuseForCapability(d: Draft, what: WorkloadCommand['type'] | 'Connected'): void {
+  d.emit({ type: 'ProtocolRejected', rejection: { kind: 'CapabilityMissing', detail: `${what}: the server did not declare the resources capability; no resources/* request is sent` } });
 }
 
 // -- sessions ----------------------------------------------------------------------------------
@@ -88,9 +97,13 @@ function onConnected(d: Draft, sessionGeneration: number, capabilities: ServerCa
   const volatile = d.mutableVolatile();
   volatile.connected = true;
   volatile.sessionGeneration = sessionGeneration;
-  volatile.capabilities = capabilities;
+  volatile.capabilities = normalizeCapabilities(capabilities);
   const ledger = d.mutableLedger();
   if (sessionGeneration > ledger.sessionGeneration) ledger.sessionGeneration = sessionGeneration;
+  if (!volatile.capabilities.resources) {
+    refuseForCapability(d, 'Connected');
+    return;
+  }
   for (const uri in d.l.subscriptions) {
     const state = d.l.subscriptions[uri]!.state;
     if (state === 'DISCOVERED') startSubscription(d, uri, 'subscribe_sent');
@@ -167,6 +180,7 @@ function onSubscribeCommanded(d: Draft, rawUri: string, subject: string): void {
   const uri = checked.uri;
   const previous = d.subscription(uri);
   if (previous !== undefined && isOpen(previous.state)) return;
+  if (previous !== undefined && previous.subject !== subject) forgetRevocation(d, previous.subject, uri);
   d.putSubscription({
     schema: 'resourceSubscription.v1',
     subject,
@@ -222,28 +236,21 @@ function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, 
 }
 
 function onReadResponse(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
+  const verdict = judgeInDraft(d, request);
   const sub = d.subscription(request.uri);
-  if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || !isOpen(sub.state)) {
+  if (verdict.type === 'after-close') {
     // The close fence blocks versions, never knowledge: a permission error is a revocation all the same.
-    if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) {
-      learnRevocation(d, request.uri, sub.subject, 'read');
-    }
-    d.emit({
-      type: 'AuditWritten',
-      kind: 'STALE_AFTER_CLOSE',
-      uri: request.uri,
-      requestId,
-      detail: `read ordinal ${request.readOrdinal} answered after closing began (close ordinal ${sub?.closeOrdinal ?? 'n/a'})`,
-    });
+    if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
+    writeAfterClose(d, requestId, request, verdict.closeOrdinal);
     return;
   }
   const tracking = d.uriState(request.uri);
   d.setReads(request.uri, tracking.inFlight - 1, tracking.dirty);
   const read = interpretRead(outcome, request.uri, d.config.contentCharsMax);
-  if (read.type === 'content') acceptResourceVersion(d, requestId, request, read.text, read.mimeType);
-  else if (read.type === 'not-found') acceptNotFound(d, requestId, request);
+  if (read.type === 'content') acceptResourceVersion(d, requestId, request, read, verdict);
+  else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict);
   else if (read.type === 'rejected') d.emit({ type: 'ProtocolRejected', rejection: read.rejection });
-  else if (read.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
+  else if (read.code === permissionDeniedCode) learnRevocation(d, request.uri, sub!.subject, 'read');
   settleReads(d, request.uri);
 }
 
@@ -360,9 +367,8 @@ function openDebounce(d: Draft, uri: string, inFlight: number): void {
 
 // -- timers ------------------------------------------------------------------------------------
 
-function onTimer(d: Draft, key: string, deadlineMs: number): void {
-  const timer = parseTimerKey(key);
-  if (timer === null || deadlineMs === -1 || d.timerDeadline(timer.kind, timer.uri) !== deadlineMs) return; // stale firing or disarmed (-1): a no-op
+function onTimer(d: Draft, timer: TimerId, deadlineMs: number): void {
+  if (deadlineMs === -1 || d.timerDeadline(timer.kind, timer.uri) !== deadlineMs) return; // stale firing or disarmed (-1): a no-op
   d.disarmTimer(timer.kind, timer.uri);
   if (timer.kind === 'discover') {
     if (d.l.discovery.running === null) requestDiscovery(d);
@@ -402,32 +408,6 @@ function onTimer(d: Draft, key: string, deadlineMs: number): void {
       if (sub.state === 'ACTIVE' && d.v.connected) issueRead(d, uri, 'authorization');
       break;
   }
-}
-
-// -- crash and recovery --------------------------------------------------------------------------
-
-/** What survives a crash: the ledger only. */
-export function durableLedger(state: CoreState): Ledger {
-  return state.ledger;
-}
-
-/**
- * Restart from the durable ledger as a client with no session: every subscription whose server state is
- * unknowable becomes RECONCILIATION_REQUIRED; closing ones are closed (their session is gone).
- * Watermarks, request ids and close receipts are kept, so no pre-crash read can pass the fence.
- */
-export function recoverFromLedger(config: ClientConfig, ledger: Ledger): CoreState {
-  const subscriptions: Ledger['subscriptions'] = {};
-  for (const uri in ledger.subscriptions) {
-    const record = ledger.subscriptions[uri]!;
-    let state = record.state;
-    if (state === 'UNSUBSCRIBING' || state === 'UNSUBSCRIBE_UNKNOWN') state = 'CLOSED';
-    else if (isLive(state) || state === 'VERSION_ACCEPTED') state = 'RECONCILIATION_REQUIRED';
-    subscriptions[uri] = state === record.state ? record : { ...record, state };
-  }
-  // A running discovery pass dies with the process: its cursors were volatile.
-  const discovery = { ...ledger.discovery, running: null, previous: null, rounds: 0 };
-  return { config, ledger: { ...ledger, subscriptions, discovery }, volatile: emptyVolatile() };
 }
 
 export const referenceClient: ClientUnderTest<CoreState> = {

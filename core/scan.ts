@@ -16,8 +16,9 @@
  *   downstream), which also needs a not-found read issued after an earlier catalog lacked the URI.
  */
 import { contentDigest } from './digest.js';
-import { confirmTombstone, isOpen, issueRead } from './fence.js';
-import { checkUri, isObject, typeName } from './protocol.js';
+import { confirmTombstone, isOpen, issueRead, resourcesOffered } from './fence.js';
+import { describe } from './input-check.js';
+import { LEDGER_TEXT_CHARS_MAX, checkUri, isObject, typeName } from './protocol.js';
 import type { Draft } from './state.js';
 import type { CatalogStatus, ResponseOutcome, ScanAbandonReason } from './types.js';
 
@@ -77,7 +78,9 @@ export function requestDiscovery(d: Draft): void {
   if (discovery.running === null && d.v.connected) startPass(d);
 }
 
+
 export function startPass(d: Draft): void {
+  if (!resourcesOffered(d)) return; // no resources/list without the capability
   const discovery = d.mutableDiscovery();
   if (discovery.rounds >= d.config.reconcileRoundsMax) {
     // Give up for now; the review timer tries again later.
@@ -146,7 +149,7 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
   if (running === null) return;
   if (outcome.type === 'error') {
     const invalidCursor = outcome.code === -32602;
-    abandonPass(d, invalidCursor ? 'CURSOR_INVALID' : 'LIST_ERROR', `resources/list error ${String(outcome.code)}`);
+    abandonPass(d, invalidCursor ? 'CURSOR_INVALID' : 'LIST_ERROR', `resources/list error ${describe(outcome.code)}`);
     return;
   }
   const page = parsePage(outcome.result, running);
@@ -211,13 +214,15 @@ function parsePage(result: unknown, running: DiscoveryScanRecord): ParsedPage {
   const resources = result.resources;
   if (!Array.isArray(resources)) return malformed(`resources/list result.resources must be an array, got ${typeName(resources)}`);
   const uris: string[] = [];
+  const seen = new Set<string>();
   for (let index = 0; index < resources.length; index++) {
     const item: unknown = resources[index];
     if (!isObject(item)) return malformed(`resources[${index}] must be an object, got ${typeName(item)}`);
     if (typeof item.name !== 'string') return malformed(`resources[${index}].name must be a string, got ${typeName(item.name)}`);
     const uri = checkUri(item.uri, `resources[${index}].uri`);
     if (!uri.ok) return malformed(uri.rejection.detail);
-    if (uris.includes(uri.uri)) return { ok: false, reason: 'DUPLICATE_URI', detail: `duplicate URI ${uri.uri} within one page` };
+    if (seen.has(uri.uri)) return { ok: false, reason: 'DUPLICATE_URI', detail: `duplicate URI ${uri.uri} within one page` };
+    seen.add(uri.uri);
     uris.push(uri.uri);
   }
   const cursor = result.nextCursor;
@@ -226,6 +231,9 @@ function parsePage(result: unknown, running: DiscoveryScanRecord): ParsedPage {
   const snapshotId = result.snapshotId;
   if (snapshotId !== undefined && (typeof snapshotId !== 'string' || snapshotId === '')) {
     return malformed(`snapshotId must be a non-empty string, got ${typeName(snapshotId)}`);
+  }
+  if (snapshotId !== undefined && snapshotId.length > LEDGER_TEXT_CHARS_MAX) {
+    return malformed(`snapshotId has ${snapshotId.length} characters, more than ${LEDGER_TEXT_CHARS_MAX}`);
   }
   return { ok: true, uris, nextCursor: cursor ?? null, snapshotId: snapshotId ?? null };
 }

@@ -15,7 +15,9 @@ import type {
   ResourceSubscriptionRecord,
   ResourceVersionRecord,
   ServerCapabilities,
+  TimerKind,
 } from './types.js';
+import { timerKinds } from './types.js';
 
 export interface Ledger {
   schema: 'fencesim.ledger.v1';
@@ -32,7 +34,11 @@ export interface Ledger {
   versions: Record<string, ResourceVersionRecord>;
   /** Canonical URI -> the derived index entries built from its cached version (lineage). */
   derived: Record<string, DerivedRecord>;
-  /** `subject uri` -> when the client learned that the subject lost access. */
+  /**
+   * `subject uri` -> when the client learned that the subject lost access. Kept only for the subject of
+   * the URI's subscription record (at most one entry per record): a revocation of anything else is
+   * announced and purged but not stored, so the feed cannot grow the ledger (see authorization.ts).
+   */
   revoked: Record<string, number>;
   discovery: DiscoveryLedger;
 }
@@ -50,8 +56,7 @@ export interface InflightRequest {
   sentAtMs: number;
 }
 
-export const timerKinds = ['debounce', 'hedge', 'reconcile', 'unsubscribe', 'resubscribe', 'lease', 'discover'] as const;
-export type TimerKind = (typeof timerKinds)[number];
+export { timerKinds, type TimerKind } from './types.js';
 
 /** Volatile state of one URI: requests in flight, read coalescing, armed timers (-1 = not armed). */
 export interface UriVolatile {
@@ -161,6 +166,8 @@ export class Draft {
   private volatileOwned = false;
   private subscriptionsOwned = false;
   private versionsOwned = false;
+  private derivedOwned = false;
+  private revokedOwned = false;
   private urisOwned = false;
   private discoveryOwned = false;
   /** Per-URI volatile records already copied in this step. */
@@ -254,18 +261,22 @@ export class Draft {
 
   putDerived(uri: string, record: DerivedRecord | undefined): void {
     const ledger = this.mutableLedger();
-    const derived = { ...ledger.derived };
-    if (record === undefined) delete derived[uri];
-    else derived[uri] = record;
-    ledger.derived = derived;
+    if (!this.derivedOwned) {
+      ledger.derived = { ...ledger.derived };
+      this.derivedOwned = true;
+    }
+    if (record === undefined) delete ledger.derived[uri];
+    else ledger.derived[uri] = record;
   }
 
   putRevoked(key: string, atMs: number | undefined): void {
     const ledger = this.mutableLedger();
-    const revoked = { ...ledger.revoked };
-    if (atMs === undefined) delete revoked[key];
-    else revoked[key] = atMs;
-    ledger.revoked = revoked;
+    if (!this.revokedOwned) {
+      ledger.revoked = { ...ledger.revoked };
+      this.revokedOwned = true;
+    }
+    if (atMs === undefined) delete ledger.revoked[key];
+    else ledger.revoked[key] = atMs;
   }
 
   mutableDiscovery(): DiscoveryLedger {
@@ -413,7 +424,7 @@ export class Draft {
 
   armTimer(kind: TimerKind, uri: string, deadlineMs: number): void {
     this.setDeadline(uri, timerKinds.indexOf(kind), deadlineMs);
-    this.emit({ type: 'TimerArmed', timerKey: kind + ':' + uri, deadlineMs });
+    this.emit({ type: 'TimerArmed', timer: { kind, uri }, deadlineMs });
   }
 
   disarmTimer(kind: TimerKind, uri: string): void {
@@ -453,12 +464,4 @@ export class Draft {
     }
     return requestId;
   }
-}
-
-export function parseTimerKey(key: string): { kind: TimerKind; uri: string } | null {
-  const colon = key.indexOf(':');
-  if (colon < 0) return null;
-  const kind = key.slice(0, colon) as TimerKind;
-  if (!timerKinds.includes(kind)) return null;
-  return { kind, uri: key.slice(colon + 1) };
 }

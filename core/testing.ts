@@ -5,10 +5,11 @@
  *
  * The driver is pure and deterministic; the arbitraries that generate actions live in the test files.
  */
-import { durableLedger, recoverFromLedger, step } from './reducer.js';
+import { durableLedger, step } from './reducer.js';
+import { recoverStep } from './recovery.js';
 import { initialState, type CoreState } from './state.js';
-import type { ClientConfig, ClientEffect, ClientInput, ResponseOutcome, ServerCapabilities } from './types.js';
-import { defaultClientConfig } from './types.js';
+import type { ClientConfig, ClientEffect, ClientInput, ResponseOutcome, ServerCapabilities, TimerId } from './types.js';
+import { defaultClientConfig, timerName } from './types.js';
 
 // -- data helpers ---------------------------------------------------------------------------------
 
@@ -30,8 +31,8 @@ export function testConfig(overrides: Partial<ClientConfig> = {}): ClientConfig 
   return { ...defaultClientConfig, ...overrides };
 }
 
-export const capabilitiesSubscribe: ServerCapabilities = { subscribe: true, listChanged: true, snapshotId: false };
-export const capabilitiesPollOnly: ServerCapabilities = { subscribe: false, listChanged: false, snapshotId: false };
+export const capabilitiesSubscribe: ServerCapabilities = { resources: true, subscribe: true, listChanged: true, snapshotId: false };
+export const capabilitiesPollOnly: ServerCapabilities = { resources: true, subscribe: false, listChanged: false, snapshotId: false };
 
 /** Resources the driver works with: canonical form first, then equivalent spellings (SPEC §3.7). */
 export const resourceSpellings: readonly (readonly string[])[] = [
@@ -74,8 +75,8 @@ export function responded(nowMs: number, sessionGeneration: number, requestId: u
   return { type: 'ResponseArrived', nowMs, jitter: 0, sessionGeneration, requestId, outcome };
 }
 
-export function timerFired(nowMs: number, timerKey: string, deadlineMs: number): ClientInput {
-  return { type: 'TimerFired', nowMs, jitter: 0, timerKey, deadlineMs };
+export function timerFired(nowMs: number, timer: TimerId, deadlineMs: number): ClientInput {
+  return { type: 'TimerFired', nowMs, jitter: 0, timer, deadlineMs };
 }
 
 export function contentOutcome(uri: string, text: string): ResponseOutcome {
@@ -143,7 +144,7 @@ export interface OutstandingRequest {
 }
 
 export interface ArmedTimer {
-  timerKey: string;
+  timer: TimerId;
   deadlineMs: number;
   /** Model view: the latest arming of this key, not fired since, and its session did not end. */
   live: boolean;
@@ -271,7 +272,9 @@ class ModelDriver {
       case 'respond':
         return this.respond(action, record);
       case 'crash':
-        this.state = recoverFromLedger(this.state.config, jsonCopy(durableLedger(this.state)));
+        const recovered = recoverStep(this.state.config, jsonCopy(durableLedger(this.state)));
+        this.state = recovered.state;
+        record.effects = recovered.effects;
         this.endSession();
         for (const request of this.outstanding) request.crashedSince = true;
         this.connected = false;
@@ -288,10 +291,10 @@ class ModelDriver {
     const deadlineMs = action.skewMs === null ? -1 : armed.deadlineMs + action.skewMs;
     if (deadlineMs > this.nowMs) this.nowMs = deadlineMs;
     // Live only if it matches the current arming of its key (a re-arming may repeat the same deadline).
-    const current = this.timers.find((timer) => timer.live && timer.timerKey === armed.timerKey && timer.deadlineMs === deadlineMs);
+    const current = this.timers.find((timer) => timer.live && timerName(timer.timer) === timerName(armed.timer) && timer.deadlineMs === deadlineMs);
     record.timer = { armed: { ...armed }, staleByModel: current === undefined };
     if (current !== undefined) current.live = false;
-    return { type: 'TimerFired', nowMs: this.nowMs, jitter: action.jitter, timerKey: armed.timerKey, deadlineMs };
+    return { type: 'TimerFired', nowMs: this.nowMs, jitter: action.jitter, timer: armed.timer, deadlineMs };
   }
 
   private respond(action: Extract<Action, { kind: 'respond' }>, record: TraceStep): ClientInput | null {
@@ -311,8 +314,8 @@ class ModelDriver {
       if (effect.type === 'RequestSent') {
         this.outstanding.push({ sent: effect, sentAtStep: this.stepCount, sessionAlive: true, crashedSince: false, unsubscribedSince: false });
       } else if (effect.type === 'TimerArmed') {
-        for (const timer of this.timers) if (timer.timerKey === effect.timerKey) timer.live = false;
-        this.timers.push({ timerKey: effect.timerKey, deadlineMs: effect.deadlineMs, live: true });
+        for (const timer of this.timers) if (timerName(timer.timer) === timerName(effect.timer)) timer.live = false;
+        this.timers.push({ timer: effect.timer, deadlineMs: effect.deadlineMs, live: true });
       }
     }
   }

@@ -31,6 +31,7 @@ const expectedEdges: readonly (readonly [SubscriptionState, TransitionEvent, Sub
   ['VERSION_ACCEPTED', 'read_settled', 'ACTIVE'],
   ['VERSION_ACCEPTED', 'read_issued', 'READ_PENDING'],
   ['VERSION_ACCEPTED', 'reads_outstanding', 'READ_PENDING'],
+  ['VERSION_ACCEPTED', 'session_lost', 'RECONCILIATION_REQUIRED'], // crash recovery from a ledger written mid-accept
   ['TOMBSTONE_PENDING', 'update_seen', 'UPDATE_SEEN'],
   ['TOMBSTONE_PENDING', 'read_issued', 'READ_PENDING'],
   ['TOMBSTONE_PENDING', 'read_accepted', 'VERSION_ACCEPTED'],

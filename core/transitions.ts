@@ -11,10 +11,17 @@
  * - Sessions: losing the session while a read's or subscribe's identity is open moves the subscription
  *   to RECONCILIATION_REQUIRED; the next session re-subscribes (`resubscribe`) with a new generation.
  * - Capabilities: without `subscribe`, a wanted resource goes straight to ACTIVE in polling mode.
+ * - Crash recovery is a lost session: `recoverStep` moves every subscription whose server state is
+ *   unknowable along its `session_lost` edge (VERSION_ACCEPTED included, though a ledger written by
+ *   `step` never holds it: a step always settles an accept).
  *
- * Every (state, event) pair not listed here is illegal and reported as a typed `IllegalTransition`.
+ * Every (state, event) pair not listed here is illegal and reported as a typed `IllegalTransition`; every
+ * state change of the core goes through `move` (fence.ts), which looks the edge up here and emits
+ * `Transitioned`.
  */
-import type { SubscriptionState, TransitionEvent } from './types.js';
+import { subscriptionStates, transitionEvents, type SubscriptionState, type TransitionEvent } from './types.js';
+
+export { subscriptionStates, transitionEvents };
 
 export interface TransitionEdge {
   from: SubscriptionState;
@@ -22,38 +29,6 @@ export interface TransitionEdge {
   to: SubscriptionState;
   why: string;
 }
-
-export const subscriptionStates: readonly SubscriptionState[] = [
-  'DISCOVERED',
-  'SUBSCRIBING',
-  'ACTIVE',
-  'UPDATE_SEEN',
-  'READ_PENDING',
-  'VERSION_ACCEPTED',
-  'TOMBSTONE_PENDING',
-  'UNSUBSCRIBING',
-  'CLOSED',
-  'UNSUBSCRIBE_UNKNOWN',
-  'RECONCILIATION_REQUIRED',
-];
-
-export const transitionEvents: readonly TransitionEvent[] = [
-  'subscribe_sent',
-  'subscribe_acked',
-  'subscribe_failed',
-  'poll_started',
-  'update_seen',
-  'read_issued',
-  'read_accepted',
-  'reads_outstanding',
-  'read_settled',
-  'not_found_accepted',
-  'unsubscribe_begun',
-  'unsubscribe_acked',
-  'unsubscribe_timed_out',
-  'session_lost',
-  'resubscribe',
-];
 
 export const transitionTable: readonly TransitionEdge[] = [
   { from: 'DISCOVERED', event: 'subscribe_sent', to: 'SUBSCRIBING', why: 'connected with subscribe capability' },
@@ -79,6 +54,7 @@ export const transitionTable: readonly TransitionEdge[] = [
   { from: 'VERSION_ACCEPTED', event: 'read_settled', to: 'ACTIVE', why: 'nothing in flight, nothing dirty' },
   { from: 'VERSION_ACCEPTED', event: 'read_issued', to: 'READ_PENDING', why: 'dirty: one coalesced follow-up read' },
   { from: 'VERSION_ACCEPTED', event: 'reads_outstanding', to: 'READ_PENDING', why: 'older reads still in flight' },
+  { from: 'VERSION_ACCEPTED', event: 'session_lost', to: 'RECONCILIATION_REQUIRED', why: 'recovered from a ledger written mid-accept' },
   { from: 'TOMBSTONE_PENDING', event: 'update_seen', to: 'UPDATE_SEEN', why: 'updated pulse: it may have reappeared' },
   { from: 'TOMBSTONE_PENDING', event: 'read_issued', to: 'READ_PENDING', why: 'tombstone check read' },
   { from: 'TOMBSTONE_PENDING', event: 'read_accepted', to: 'VERSION_ACCEPTED', why: 'a newer read found it again' },

@@ -13,6 +13,11 @@
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface ServerCapabilities {
+  /**
+   * The server declared the `resources` capability at all. When false the core sends no resources/*
+   * request (no list, read, subscribe) and refuses workload commands that would need one.
+   */
+  resources: boolean;
   /** `resources.subscribe` was negotiated. */
   subscribe: boolean;
   /** `resources.listChanged` was negotiated. */
@@ -66,7 +71,7 @@ export type ClientInput =
       method: unknown;
       params: unknown;
     }
-  | { type: 'TimerFired'; nowMs: number; jitter: number; timerKey: string; deadlineMs: number }
+  | { type: 'TimerFired'; nowMs: number; jitter: number; timer: TimerId; deadlineMs: number }
   | {
       type: 'AuthorizationChanged';
       nowMs: number;
@@ -109,7 +114,7 @@ export type AuditKind =
   | 'UNSUBSCRIBED_NOTIFICATION'
   | 'NOTIFICATION_IN_TRANSIENT_STATE';
 
-export type StaleReason = 'ORDINAL' | 'GENERATION' | 'SESSION' | 'REVOKED';
+export type StaleReason = 'ORDINAL' | 'SESSION' | 'REVOKED';
 
 export type RejectionKind =
   | 'InvalidUri'
@@ -119,7 +124,10 @@ export type RejectionKind =
   | 'ContentUriMismatch'
   | 'ContentTooLarge'
   | 'MalformedListPage'
-  | 'IllegalTransition';
+  /** A caller-filled field (workload command, feed event, connection, time) is not what the type says. */
+  | 'MalformedInput'
+  /** The server does not offer what the command needs (no `resources` capability). */
+  | 'CapabilityMissing';
 
 export interface Rejection {
   kind: RejectionKind;
@@ -141,13 +149,15 @@ export type ClientEffect =
       /** resources/list: the opaque cursor, sent back exactly as received (absent for the first page). */
       cursor?: string;
     }
-  /** Arms the timer `timerKey`, replacing any earlier timer with the same key (only the latest fires). */
-  | { type: 'TimerArmed'; timerKey: string; deadlineMs: number }
+  /** Arms the timer `timer`, replacing any earlier timer with the same kind and URI (only the latest fires). */
+  | { type: 'TimerArmed'; timer: TimerId; deadlineMs: number }
   | {
       type: 'VersionAccepted';
       uri: string;
-      /** The accepted content (what the cache now serves). */
+      /** The accepted content (what the cache now serves): the text, or the base64 characters of a blob. */
       text: string;
+      /** Whether `text` is a text body or a base64 blob (MCP `text` / `blob`). */
+      encoding: ContentEncoding;
       mimeType: string;
       digest: string;
       readOrdinal: number;
@@ -289,35 +299,52 @@ export interface ClientUnderTest<S = unknown> {
 // ---------------------------------------------------------------------------------------------
 // Subscription state machine vocabulary (the table itself lives in transitions.ts)
 
-export type SubscriptionState =
-  | 'DISCOVERED'
-  | 'SUBSCRIBING'
-  | 'ACTIVE'
-  | 'UPDATE_SEEN'
-  | 'READ_PENDING'
-  | 'VERSION_ACCEPTED'
-  | 'TOMBSTONE_PENDING'
-  | 'UNSUBSCRIBING'
-  | 'CLOSED'
-  | 'UNSUBSCRIBE_UNKNOWN'
-  | 'RECONCILIATION_REQUIRED';
+/** The subscription states, declared once; the table itself lives in transitions.ts. */
+export const subscriptionStates = [
+  'DISCOVERED',
+  'SUBSCRIBING',
+  'ACTIVE',
+  'UPDATE_SEEN',
+  'READ_PENDING',
+  'VERSION_ACCEPTED',
+  'TOMBSTONE_PENDING',
+  'UNSUBSCRIBING',
+  'CLOSED',
+  'UNSUBSCRIBE_UNKNOWN',
+  'RECONCILIATION_REQUIRED',
+] as const;
+export type SubscriptionState = (typeof subscriptionStates)[number];
 
-export type TransitionEvent =
-  | 'subscribe_sent'
-  | 'subscribe_acked'
-  | 'subscribe_failed'
-  | 'poll_started'
-  | 'update_seen'
-  | 'read_issued'
-  | 'read_accepted'
-  | 'reads_outstanding'
-  | 'read_settled'
-  | 'not_found_accepted'
-  | 'unsubscribe_begun'
-  | 'unsubscribe_acked'
-  | 'unsubscribe_timed_out'
-  | 'session_lost'
-  | 'resubscribe';
+/** The events that move a subscription, declared once. */
+export const transitionEvents = [
+  'subscribe_sent',
+  'subscribe_acked',
+  'subscribe_failed',
+  'poll_started',
+  'update_seen',
+  'read_issued',
+  'read_accepted',
+  'reads_outstanding',
+  'read_settled',
+  'not_found_accepted',
+  'unsubscribe_begun',
+  'unsubscribe_acked',
+  'unsubscribe_timed_out',
+  'session_lost',
+  'resubscribe',
+] as const;
+export type TransitionEvent = (typeof transitionEvents)[number];
+
+/** The closed set of timer kinds; a timer is identified by its kind and URI (the empty URI: global). */
+export const timerKinds = ['debounce', 'hedge', 'reconcile', 'unsubscribe', 'resubscribe', 'lease', 'discover'] as const;
+export type TimerKind = (typeof timerKinds)[number];
+export interface TimerId {
+  kind: TimerKind;
+  uri: string;
+}
+
+/** How a content body is carried: MCP `text`, or `blob` (base64). */
+export type ContentEncoding = 'text' | 'blob';
 
 // ---------------------------------------------------------------------------------------------
 // Records (SPEC §3.1), versioned and serializable
@@ -345,6 +372,7 @@ export interface ResourceSubscriptionRecord {
 export interface ResourceVersionRecord {
   schema: 'resourceVersion.v1';
   uri: string;
+  encoding: ContentEncoding;
   mimeType: string;
   digest: string;
   readOrdinal: number;
@@ -352,4 +380,9 @@ export interface ResourceVersionRecord {
   serverVersion: string;
   localGeneration: number;
   acceptedAtMs: number;
+}
+
+/** A timer's name, for hosts that keep armed timers in a map (a key only: the core never parses it back). */
+export function timerName(timer: TimerId): string {
+  return timer.kind + ':' + timer.uri;
 }

@@ -126,7 +126,7 @@ export function naiveClient(name: string, description: string, flags: NaiveFlags
       if (!flags.reconcile) return;
       const deadlineMs = input.nowMs + state.config.reconcileIntervalMs + (input.jitter % (state.config.reconcileJitterMsMax + 1));
       state.timers['reconcile:' + key] = deadlineMs;
-      effects.push({ type: 'TimerArmed', timerKey: 'reconcile:' + key, deadlineMs });
+      effects.push({ type: 'TimerArmed', timer: { kind: 'reconcile', uri: key }, deadlineMs });
     };
 
     switch (input.type) {
@@ -195,9 +195,9 @@ export function naiveClient(name: string, description: string, flags: NaiveFlags
         break;
       }
       case 'TimerFired': {
-        if (state.timers[input.timerKey] !== input.deadlineMs) break;
-        delete state.timers[input.timerKey];
-        const key = input.timerKey.slice('reconcile:'.length);
+        if (state.timers['reconcile:' + input.timer.uri] !== input.deadlineMs) break;
+        delete state.timers['reconcile:' + input.timer.uri];
+        const key = input.timer.uri;
         const sub = state.subscriptions[key];
         if (sub !== undefined && sub.open) {
           read(key, sub.uri);
@@ -292,7 +292,7 @@ function onReadResponse(
     state.subscriptions[request.key] = { ...sub, lastAcceptedOrdinal: Math.max(sub.lastAcceptedOrdinal, request.readOrdinal) };
     const digest = contentDigest(outcome.text);
     state.cache[request.key] = digest;
-    effects.push({ type: 'VersionAccepted', uri: sub.uri, text: outcome.text, mimeType: outcome.mimeType, digest, readOrdinal: request.readOrdinal, watermarkBefore, subscriptionGeneration: 0, sessionGeneration: state.session });
+    effects.push({ type: 'VersionAccepted', uri: sub.uri, text: outcome.text, encoding: outcome.encoding, mimeType: outcome.mimeType, digest, readOrdinal: request.readOrdinal, watermarkBefore, subscriptionGeneration: 0, sessionGeneration: state.session });
     effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'upsert', digest, derivedEntries: [], supersedes: [] });
   } else if (outcome.type === 'not-found') {
     state.subscriptions[request.key] = { ...sub, lastAcceptedOrdinal: Math.max(sub.lastAcceptedOrdinal, request.readOrdinal) };

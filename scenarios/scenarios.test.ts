@@ -184,7 +184,11 @@ describe('transition coverage', () => {
    * edges reachable. A newly unreachable edge fails this test; if an edge is deliberately made unreachable,
    * list it here with the reason.
    */
-  const notYetReachable: string[] = [];
+  const notYetReachable: string[] = [
+    // Crash recovery from a ledger written mid-accept: `step` always settles an accept, so no ledger it
+    // writes holds VERSION_ACCEPTED; the edge exists for ledgers written otherwise (core/recovery.ts).
+    'VERSION_ACCEPTED --session_lost--> RECONCILIATION_REQUIRED',
+  ];
 
   it('swarm with the reference client hits every table edge except the ones not yet reachable (3000 interleavings)', () => {
     const interleavings = 3_000;

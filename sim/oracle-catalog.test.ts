@@ -43,7 +43,7 @@ function derived(entryId: string, uri: string, subject: string): ClientEffect {
 
 function accepted(uri: string, version: number, readOrdinal: number): ClientEffect {
   return {
-    type: 'VersionAccepted',
+    type: 'VersionAccepted', encoding: 'text',
     uri,
     text: contentFor(uri, version),
     mimeType: 'text/plain',

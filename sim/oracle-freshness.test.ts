@@ -14,7 +14,7 @@ function truth(timeMs: number, cause: number, version = 0): StepTruth {
 }
 
 function accept(oracle: Oracle, version: number, timeMs: number): void {
-  const effect: ClientEffect = { type: 'VersionAccepted', uri, text: contentFor(uri, version), mimeType: 'text/plain', digest: `d${version}`, readOrdinal: version, watermarkBefore: 0, subscriptionGeneration: 1, sessionGeneration: 1 };
+  const effect: ClientEffect = { type: 'VersionAccepted', encoding: 'text', uri, text: contentFor(uri, version), mimeType: 'text/plain', digest: `d${version}`, readOrdinal: version, watermarkBefore: 0, subscriptionGeneration: 1, sessionGeneration: 1 };
   oracle.judge([effect], truth(timeMs, causeNotification, version));
 }
 

@@ -43,7 +43,7 @@ function response(resource: number, version: number, timeMs: number, sentAtMs: n
 
 function accepted(uri: string, text: string, readOrdinal = 1): ClientEffect {
   return {
-    type: 'VersionAccepted',
+    type: 'VersionAccepted', encoding: 'text',
     uri,
     text,
     mimeType: 'text/plain',

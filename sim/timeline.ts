@@ -14,7 +14,7 @@
  * - The line on which an invariant breaks ends with `<== NAME`, and is followed by a `!! NAME: detail — meaning`
  *   line that explains the invariant in one sentence.
  */
-import type { ClientEffect, ClientInput } from '../core/types.js';
+import { timerName, type ClientEffect, type ClientInput } from '../core/types.js';
 import { invariantExplanations, type InvariantName, type Oracle } from './oracle.js';
 
 /** What the world knows about a response being delivered (a subset of its response message). */
@@ -193,7 +193,7 @@ function describeInput(
     case 'AuthorizationChanged':
       return ['auth→client', `${input.subject} ${input.allowed ? 'may read' : 'may no longer read'} ${input.uri}`, input.uri];
     case 'TimerFired':
-      return ['timer→client', `timer ${input.timerKey} fires`, timerUri(input.timerKey)];
+      return ['timer→client', `timer ${timerName(input.timer)} fires`, input.timer.uri];
     case 'NotificationArrived': {
       const params = input.params as { uri?: unknown } | null;
       const uri = typeof params?.uri === 'string' ? params.uri : null;
@@ -232,11 +232,6 @@ function describeRequest(method: string, uri: string, readOrdinal: number | unde
   const target = uri === '' || uri === lineUri ? '' : ` ${uri}`;
   const ordinal = readOrdinal === undefined ? '' : ` ordinal ${readOrdinal}`;
   return `${verb}${target}${ordinal}${requestId === null ? '' : ` #${requestId}`}`;
-}
-
-function timerUri(key: string): string | null {
-  const colon = key.indexOf(':');
-  return colon < 0 ? null : key.slice(colon + 1);
 }
 
 /** One client decision with its reason; the URI is left out when it is the line's own (`lineUri`). */

@@ -55,6 +55,7 @@ export abstract class WorldCore {
     for (const name in plan.faults) this.faultOn[faultIndex[name as FaultName]] = 1;
     this.endMs = plan.workload.faultPhaseMs + plan.workload.healPhaseMs;
     this.capabilities = {
+      resources: true,
       subscribe: !this.fires('no-subscribe-capability', 'server lacks subscribe?'),
       listChanged: !this.fires('no-list-changed-capability', 'server lacks listChanged?'),
       snapshotId: plan.server.snapshotId,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { ClientEffect, ClientInput, ClientUnderTest } from '../core/types.js';
+import { timerName, type ClientEffect, type ClientInput, type ClientUnderTest } from '../core/types.js';
 import { naiveCacheAfterRevoke, naiveSingleScan, type NaiveState } from '../scenarios/naive.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { plan, workload, catalogResources, discoveryWorkload, servingWorkload } from '../scenarios/shape.js';
@@ -58,7 +58,7 @@ describe('world: capabilities', () => {
     for (const snapshotId of [false, true]) {
       const { client, log } = recorded(naiveSingleScan);
       run(scenario('plain', {}, snapshotId), client, 1);
-      expect(ofType(log.inputs, 'Connected')[0]!.capabilities).toEqual({ subscribe: true, listChanged: true, snapshotId });
+      expect(ofType(log.inputs, 'Connected')[0]!.capabilities).toEqual({ resources: true, subscribe: true, listChanged: true, snapshotId });
     }
   });
 
@@ -180,9 +180,9 @@ describe('world: client crash', () => {
       const wrapped: ClientUnderTest<NaiveState> = {
         ...client,
         step: (state, input) => {
-          if (input.type === 'TimerFired' && !armed.has(`${input.timerKey}@${input.deadlineMs}`)) staleTimers++;
+          if (input.type === 'TimerFired' && !armed.has(`${timerName(input.timer)}@${input.deadlineMs}`)) staleTimers++;
           const result = client.step(state, input);
-          for (const effect of result.effects) if (effect.type === 'TimerArmed') armed.add(`${effect.timerKey}@${effect.deadlineMs}`);
+          for (const effect of result.effects) if (effect.type === 'TimerArmed') armed.add(`${timerName(effect.timer)}@${effect.deadlineMs}`);
           return result;
         },
         recover: (config, saved) => {

@@ -173,7 +173,7 @@ const plantedClient: ClientUnderTest<unknown> = {
   step: (state, input) => {
     const result = referenceClient.step(state as never, input);
     if (plantedStepsEver++ < plantedWarmUpSteps && plantedStepsEver % 2 === 1) {
-      return { state: result.state, effects: [...result.effects, { type: 'TimerArmed', timerKey: 'planted:warm-up', deadlineMs: input.nowMs + 1 }] };
+      return { state: result.state, effects: [...result.effects, { type: 'TimerArmed', timer: { kind: 'reconcile', uri: 'planted:warm-up' }, deadlineMs: input.nowMs + 1 }] };
     }
     return result;
   },

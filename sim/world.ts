@@ -7,8 +7,8 @@
  * workload commands and revocations in workload.ts, listing in listing.ts.
  */
 import { edgeIndexOf } from '../core/transitions.js';
-import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest } from '../core/types.js';
-import { defaultClientConfig } from '../core/types.js';
+import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, TimerId } from '../core/types.js';
+import { defaultClientConfig, timerName } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { Chooser, type Decision } from './chooser.js';
 import type { FaultCounts } from './faults.js';
@@ -115,9 +115,9 @@ export class World extends WorldCore {
       case Kind.Timer:
         if (event.session !== this.clientEpoch) break; // armed by a client that has since crashed
         // Re-arming a key replaces its timer (as clearTimeout + setTimeout would): only the latest fires.
-        if (this.armedTimers.get(event.payload as string) !== event.a) break;
-        this.armedTimers.delete(event.payload as string);
-        this.deliver({ type: 'TimerFired', nowMs: this.nowMs, jitter: 0, timerKey: event.payload as string, deadlineMs: event.a }, event.cause, null);
+        if (this.armedTimers.get(timerName(event.payload as TimerId)) !== event.a) break;
+        this.armedTimers.delete(timerName(event.payload as TimerId));
+        this.deliver({ type: 'TimerFired', nowMs: this.nowMs, jitter: 0, timer: event.payload as TimerId, deadlineMs: event.a }, event.cause, null);
         break;
       case Kind.FaultTick:
         faultTick(this);
@@ -162,8 +162,8 @@ export class World extends WorldCore {
         break;
       case 'TimerArmed':
         if (effect.deadlineMs >= this.nowMs) {
-          this.armedTimers.set(effect.timerKey, effect.deadlineMs);
-          this.schedule(effect.deadlineMs, Kind.Timer, cause, this.clientEpoch, effect.deadlineMs, effect.timerKey);
+          this.armedTimers.set(timerName(effect.timer), effect.deadlineMs);
+          this.schedule(effect.deadlineMs, Kind.Timer, cause, this.clientEpoch, effect.deadlineMs, effect.timer);
         }
         break;
       case 'Transitioned':

@@ -29,7 +29,7 @@ const plantedNondeterministic: ClientUnderTest<unknown> = {
     plantedCalls++;
     if (plantedCalls % 2 === 0) return result;
     const deadlineMs = input.nowMs + 1 + (plantedCalls % 7);
-    return { state: result.state, effects: [...result.effects, { type: 'TimerArmed', timerKey: 'planted:leak', deadlineMs }] };
+    return { state: result.state, effects: [...result.effects, { type: 'TimerArmed', timer: { kind: 'reconcile', uri: 'planted:leak' }, deadlineMs }] };
   },
 };
 

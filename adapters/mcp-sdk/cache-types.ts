@@ -5,7 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Ledger } from '../../core/state.js';
-import type { ClientConfig, ClientEffect, ClientInput, ClientInputType, ClientUnderTest, Rejection } from '../../core/types.js';
+import type { ContentEncoding, ClientConfig, ClientEffect, ClientInput, ClientInputType, ClientUnderTest, Rejection } from '../../core/types.js';
 import type { Clock } from './clock.js';
 import type { TransportErrorKind } from './sdk-outcomes.js';
 
@@ -18,7 +18,10 @@ export const defaultReconnectPolicy: ReconnectPolicy = { delayMs: 1_000, delayMs
 
 export interface CachedContent {
   digest: string;
+  /** The text, or the base64 characters of a blob (`encoding`). */
   text: string;
+  /** Absent in stores written before it existed: text. */
+  encoding?: ContentEncoding;
   mimeType: string;
 }
 
@@ -87,7 +90,8 @@ export interface FencedResourceCacheOptions {
 }
 
 export type GetResult =
-  | { served: true; uri: string; text: string; mimeType: string; digest: string }
+  /** `encoding` 'blob': `text` holds base64 characters of binary content of type `mimeType`. */
+  | { served: true; uri: string; text: string; encoding: ContentEncoding; mimeType: string; digest: string }
   | { served: false; reason: string };
 
 export interface EffectMeta {

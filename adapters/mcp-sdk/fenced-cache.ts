@@ -55,12 +55,14 @@ import { referenceClient } from '../../core/reducer.js';
 import type { Ledger } from '../../core/state.js';
 import {
   defaultClientConfig,
+  timerName,
   type ClientConfig,
   type ClientEffect,
   type ClientInput,
   type ClientUnderTest,
   type Rejection,
   type ResponseOutcome,
+  type TimerId,
 } from '../../core/types.js';
 import {
   MemoryContentStore,
@@ -249,8 +251,9 @@ export class FencedResourceCache {
   /**
    * Serves cached content to `subject` through the core (`ServeCommanded`): only a version the fence
    * accepted, read for this subject, within its authorization lease, not revoked, not pending deletion.
+   * The result says whether the body is text or a base64 blob, with its MIME type; `textOnly` refuses blobs.
    */
-  get(uri: string, subject = 'default'): GetResult {
+  get(uri: string, subject = 'default', options: { textOnly?: boolean } = {}): GetResult {
     const failure = this.diagnosticsData.failure;
     if (failure !== null) return { served: false, reason: `cache stopped after a core error: ${failure}` };
     // Serving changes no state and arms nothing, so it may run even inside another step's listeners.
@@ -263,7 +266,9 @@ export class FencedResourceCache {
       if (content === undefined || content.digest !== effect.digest) {
         return { served: false, reason: 'the accepted version is not in the content store (recovered without its bodies?); waiting for a read' };
       }
-      return { served: true, uri: effect.uri, text: content.text, mimeType: content.mimeType, digest: effect.digest };
+      const encoding = content.encoding ?? 'text';
+      if (options.textOnly === true && encoding !== 'text') return { served: false, reason: `the content is a base64 blob (${content.mimeType}), not text` };
+      return { served: true, uri: effect.uri, text: content.text, encoding, mimeType: content.mimeType, digest: effect.digest };
     }
     return { served: false, reason: 'the core neither served nor refused' };
   }
@@ -356,6 +361,7 @@ export class FencedResourceCache {
         type: 'Connected',
         sessionGeneration: generation,
         capabilities: {
+          resources: true,
           subscribe: capabilities?.resources?.subscribe === true,
           listChanged: capabilities?.resources?.listChanged === true,
           snapshotId: capabilities?.experimental?.[snapshotIdCapability] !== undefined,
@@ -455,10 +461,10 @@ export class FencedResourceCache {
         this.sendRequest(effect);
         break;
       case 'TimerArmed':
-        this.armTimer(effect.timerKey, effect.deadlineMs);
+        this.armTimer(effect.timer, effect.deadlineMs);
         break;
       case 'VersionAccepted':
-        this.contentStore.set(effect.uri, { digest: effect.digest, text: effect.text, mimeType: effect.mimeType });
+        this.contentStore.set(effect.uri, { digest: effect.digest, text: effect.text, encoding: effect.encoding, mimeType: effect.mimeType });
         break;
       case 'PurgeDone':
       case 'TombstoneConfirmed':
@@ -482,12 +488,13 @@ export class FencedResourceCache {
     return typeof ledger?.versions === 'object' && ledger.versions !== null && ledger.versions[uri] !== undefined;
   }
 
-  private armTimer(timerKey: string, deadlineMs: number): void {
+  private armTimer(timer: TimerId, deadlineMs: number): void {
+    const timerKey = timerName(timer);
     const previous = this.timers.get(timerKey);
     if (previous !== undefined) this.clock.clearTimer(previous);
     const handle = this.clock.setTimer(deadlineMs, () => {
       if (this.timers.get(timerKey) === handle) this.timers.delete(timerKey);
-      this.dispatch({ type: 'TimerFired', timerKey, deadlineMs });
+      this.dispatch({ type: 'TimerFired', timer, deadlineMs });
     });
     this.timers.set(timerKey, handle);
   }

@@ -10,7 +10,7 @@
  * request id (the server side fills it in), notifications in delivery order per session.
  */
 import { edgeIndexOf } from '../../core/transitions.js';
-import type { ClientEffect, ClientInput } from '../../core/types.js';
+import { timerName, type ClientEffect, type ClientInput } from '../../core/types.js';
 import type { NotificationMessage, ResponseMessage } from '../../sim/events.js';
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload, type Oracle, type StepTruth } from '../../sim/oracle.js';
 import type { Timeline } from '../../sim/timeline.js';
@@ -76,7 +76,7 @@ export class StepJudge {
         cause = this.notificationArrived(input, current(input.sessionGeneration));
         break;
       case 'TimerFired':
-        cause = this.timerCauses.get(input.timerKey) ?? causeWorkload;
+        cause = this.timerCauses.get(timerName(input.timer)) ?? causeWorkload;
         break;
       case 'Connected':
         if (input.sessionGeneration !== context.sessionGeneration) {
@@ -114,7 +114,7 @@ export class StepJudge {
         this.requests.set(effect.requestId, { cause, sentAtMs: nowMs, response: null });
         break;
       case 'TimerArmed':
-        this.timerCauses.set(effect.timerKey, cause);
+        this.timerCauses.set(timerName(effect.timer), cause);
         break;
       case 'Transitioned':
         this.oracle.recordEdge(edgeIndexOf(effect.from, effect.event));
