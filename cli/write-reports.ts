@@ -4,8 +4,9 @@
  * summary ($GITHUB_STEP_SUMMARY, appended) when that variable is set. The strategy benchmark's rows
  * (`bench --strategies --json`) can be handed to the HTML report from a file.
  */
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../reports/atomic-file.js';
 import type { StrategyResult } from '../reports/html.js';
 import { renderHtml } from '../reports/html.js';
 import { writeReport, type Report } from '../reports/json.js';
@@ -23,14 +24,14 @@ export interface RenderExtras {
   strategies?: StrategyResult[];
 }
 
-/** Renders `formats` of `report` into `dir`; returns the paths written, in format order. */
+/** Renders `formats` of `report` into `dir`, each file through a temporary file and a rename; returns the paths written, in format order. */
 export async function writeRenderedReports(dir: string, report: Report, formats: readonly RenderedFormat[], extras: RenderExtras, io: Io): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const paths: string[] = [];
   for (const format of formats) {
     const path = join(dir, renderedFileNames[format]);
     const text = await render(format, dir, report, extras);
-    await writeFile(path, text);
+    await writeFileAtomic(path, text);
     paths.push(path);
     if (format === 'md') await appendStepSummary(text, io);
   }

@@ -130,7 +130,7 @@ function failingInvariant(report: Report, finding: InvariantFinding): string {
 function metricsSection(report: Report): string {
   const rows = metricRows(report).map(
     (row) =>
-      `<tr class="${row.passed ? 'ok' : 'bad'}"><td><code>${escape(row.name)}</code></td><td class="num">${escape(row.value)}</td><td>${escape(row.gate)}</td><td>${result(row.passed, 'pass')}</td><td>${escape(row.measured)}${row.note === '' ? '' : `<br><span class="muted">${escape(row.note)}</span>`}</td></tr>`,
+      `<tr class="${row.passed ? (row.sampled ? 'ok' : 'unmeasured') : 'bad'}"><td><code>${escape(row.name)}</code></td><td class="num">${escape(row.value)}</td><td>${escape(row.gate)}</td><td>${row.passed ? `<span class="${row.sampled ? 'good-text' : 'muted'}">${escape(row.result)}</span>` : `<strong class="bad-text">${escape(row.result)}</strong>`}</td><td>${escape(row.measured)}${row.note === '' ? '' : `<br><span class="muted">${escape(row.note)}</span>`}</td></tr>`,
   );
   return section('metrics', 'Metrics', table(['metric', 'value', 'gate', 'result', 'measured'], rows));
 }

@@ -127,7 +127,7 @@ function metricsSection(report: Report): string {
     code(row.name),
     row.value,
     cell(row.gate),
-    row.passed ? '✅ pass' : '❌ **FAIL**',
+    row.passed ? `${row.sampled ? '✅' : '⚪'} ${row.result}` : `❌ **${row.result}**`,
     cell(row.note === '' ? row.measured : `${row.measured}; ${row.note}`),
   ]);
   return ['### Metrics', table(['metric', 'value', 'gate', 'result', 'measured'], rows, ['left', 'right', 'left', 'left', 'left'])].join('\n\n');
