@@ -100,7 +100,9 @@ fencesim probe [options] -- CMD ARGS
   expectation is missed, 2 on bad usage (missing, empty or unparseable server command), 3 when the server
   could not be started (no initialize handshake).`,
   help: `fencesim help [COMMAND]
-  Print this text, or one command's usage.`,
+  Print this text, or one command's usage.
+fencesim --version
+  Print fencesim's version (the version every report.json is bound to).`,
 };
 
 const footer = `Exit codes: 0 success or gate passed; 1 gate failed or violation reproduced; 2 bad usage or input
