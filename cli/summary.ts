@@ -3,7 +3,7 @@
  * so what a person reads and what CI archives cannot disagree.
  */
 import { dirname, join } from 'node:path';
-import { hex, metricRows, mismatchReplay, notMeasured, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
+import { hex, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
 import type { Report, ReportFailure } from '../reports/json.js';
 import { columns, grouped } from './format.js';
 
@@ -59,6 +59,7 @@ function sometimesSection(report: Report): string[] {
 
 function coverageSection(report: Report): string[] {
   const coverage = report.coverage;
+  if (!usesReferenceTable(report)) return [`transition coverage: not applicable (${noTableText(report)})`];
   const unreached = coverage.unreached.map((edge) => `  unreached: ${edge}`);
   return [`transition coverage: ${coverage.hit}/${coverage.total} edges hit`, ...unreached];
 }

@@ -101,6 +101,18 @@ export function shrinkOf(report: Report): ShrinkView | undefined {
   return { kind: 'shrunk', failure, shrunk };
 }
 
+/**
+ * Transition coverage applies to clients that report the reference transition table's edges (the
+ * reference core does; a naive or user-written client that keeps no such table reports none).
+ */
+export function usesReferenceTable(report: Report): boolean {
+  return report.coverage.hit > 0;
+}
+
+export function noTableText(report: Report): string {
+  return `client ${report.runSpec.client} reported no transition of the reference subscription table (it does not use it), so its ${report.coverage.total} edges are not listed as unreached`;
+}
+
 /** The command that replays the minimal failing run from its replay file. */
 export function shrunkReplayCommand(shrunk: ReportShrunk, options: RenderOptions = {}): string {
   const dir = options.reportDir;

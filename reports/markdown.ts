@@ -26,6 +26,8 @@ import {
   verdictWord,
   type InvariantFinding,
   type RenderOptions,
+  noTableText,
+  usesReferenceTable,
 } from './digest.js';
 import { sometimesMinimumInterleavings } from '../sim/gate.js';
 import type { Report } from './json.js';
@@ -180,6 +182,7 @@ function sometimesSection(report: Report): string {
 function coverageSection(report: Report): string {
   const coverage = report.coverage;
   const percent = coverage.total === 0 ? 0 : Math.floor((coverage.hit / coverage.total) * 100);
+  if (!usesReferenceTable(report)) return `### Transition coverage: not applicable\n\n${noTableText(report)}.`;
   const title = `### Transition coverage: ${coverage.hit}/${coverage.total} edges hit (${percent} %)`;
   if (coverage.unreached.length === 0) return `${title}\n\nEvery edge of the transition table was hit.`;
   const list = coverage.unreached.map((edge) => `- ${code(edge)}`).join('\n');
