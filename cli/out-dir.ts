@@ -9,10 +9,9 @@
  *   the process ends as signalled, 130 / 143 in a shell). `fencesim report` and `merge` refuse a directory
  *   holding this marker. Releasing the claim after the reports are written removes it.
  */
-import { writeFileSync } from 'node:fs';
 import { access, constants, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../reports/atomic-file.js';
+import { writeFileAtomic, writeFileAtomicSync } from '../reports/atomic-file.js';
 import { reportFileName } from '../reports/json.js';
 import { UsageError } from './args.js';
 import type { Io } from './io.js';
@@ -54,7 +53,7 @@ export async function claimOutDir(outDir: string, option: string, command: strin
   const onSignal = (signal: NodeJS.Signals): void => {
     detach();
     try {
-      writeFileSync(markerPath, `${JSON.stringify({ ...marker, state: 'interrupted', signal }, null, 2)}\n`);
+      writeFileAtomicSync(markerPath, `${JSON.stringify({ ...marker, state: 'interrupted', signal }, null, 2)}\n`);
       io.stderr(`\nfencesim ${command}: interrupted by ${signal}; no report was written (${markerPath} says so)\n`);
     } finally {
       process.kill(process.pid, signal);

@@ -3,6 +3,7 @@
  * temporary file beside it, then rename it over the target (atomic on one file system). A failed write
  * removes its temporary file.
  */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -21,6 +22,18 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** The same, synchronously: for a signal handler, which must finish before the process ends. */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
+  const temporary = temporaryPathOf(path);
+  try {
+    writeFileSync(temporary, data);
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
     throw error;
   }
 }
