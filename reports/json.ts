@@ -99,6 +99,13 @@ export interface ReportRunSpec extends RunSpec {
   shard?: ReportShard;
 }
 
+/** The gate's RunSpec of a report's run spec (without the shard; transport only when not pure). */
+export function runSpecOf(spec: ReportRunSpec): RunSpec {
+  const runSpec: RunSpec = { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures };
+  if (spec.transport !== undefined && spec.transport !== 'pure') runSpec.transport = spec.transport;
+  return runSpec;
+}
+
 /** Latency distributions (mergeable histograms, 100 ms buckets; `overflow` counts the last, open bucket). */
 export interface ReportDistributions {
   /** Change to accepted content; overflow: 60 s or more, including changes never reflected. */
@@ -179,8 +186,7 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
   }
   const failures = accumulator.failures.map(failureOf);
   if (failures.length > 0 && extras.shrunk !== undefined) failures[0]!.shrunk = shrunkOf(extras.shrunk);
-  const runSpec: ReportRunSpec = { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures };
-  if (spec.transport !== undefined && spec.transport !== 'pure') runSpec.transport = spec.transport;
+  const runSpec: ReportRunSpec = runSpecOf(spec);
   if (extras.shard !== undefined) runSpec.shard = { index: extras.shard.index, count: extras.shard.count, start: extras.shard.start, end: extras.shard.end };
   return {
     schema: reportSchema,

@@ -16,11 +16,11 @@
  * same `fencesim gate --seed ...` command reproduces the run byte for byte.
  */
 import { findScenario } from '../scenarios/catalog.js';
-import { coverageOf, verdictOf, type RunSpec } from '../sim/gate.js';
+import { coverageOf, verdictOf } from '../sim/gate.js';
 import { accumulatorFromSection } from './accumulator-json.js';
 import { accumulatorLawProblem, determinismProblem } from './accumulator-laws.js';
 import { contentSha256, timingSha256 } from './integrity.js';
-import { buildReport, serializeFields, type Report, type ReportExtras, type ReportRunSpec } from './json.js';
+import { buildReport, runSpecOf, serializeFields, type Report, type ReportExtras } from './json.js';
 import { fencesimVersion } from './version.js';
 
 /** The fields recomputed from the accumulator, compared in this order. */
@@ -57,14 +57,8 @@ function timingProblem(report: Report): string | null {
   return null;
 }
 
-function specOf(spec: ReportRunSpec): RunSpec {
-  const runSpec: RunSpec = { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures };
-  if (spec.transport !== undefined && spec.transport !== 'pure') runSpec.transport = spec.transport;
-  return runSpec;
-}
-
 function recomputedProblem(report: Report): string | null {
-  const spec = specOf(report.runSpec);
+  const spec = runSpecOf(report.runSpec);
   const scenario = findScenario(spec.scenario);
   if (scenario === undefined) return `runSpec.scenario ${JSON.stringify(spec.scenario)} is not a scenario of this fencesim`;
   const restored = accumulatorFromSection(spec, report.accumulator);
