@@ -42,6 +42,8 @@ interface ValueKinds {
   percent: number;
   /** A positive integer number of milliseconds. */
   milliseconds: number;
+  /** Worker threads: 1 to workersMax (more is refused, see workersMax). */
+  workers: number;
   /** `INDEX/COUNT`, 1 <= INDEX <= COUNT (gate --shard). */
   shard: { index: number; count: number };
   /** A non-empty word the command checks itself (report --format). */
@@ -58,6 +60,13 @@ export type ParsedOptions<T extends OptionTable> = { -readonly [K in keyof T]?: 
 
 /** Integers above this are refused: interleaving indexes are uint32 and counts must stay exact. */
 export const countMax = 0xffffffff;
+
+/**
+ * More worker threads are refused (exit 2), not clamped: results never depend on the count, each thread
+ * holds its own simulator (--workers 100 took 760 MB), and a CI line asking for more than the machine
+ * gives should be corrected, not silently run differently from what it says.
+ */
+export const workersMax = 8;
 
 type ValueParser = (option: string, text: string, command: string) => ValueKinds[ValueKind];
 
@@ -97,6 +106,11 @@ const valueParsers: Record<Exclude<ValueKind, 'flag'>, ValueParser> = {
     return value;
   },
   milliseconds: (option, text, command) => parseInteger(option, text, 1, command),
+  workers: (option, text, command) => {
+    const value = parseInteger(option, text, 1, command);
+    if (value > workersMax) throw new UsageError(`--${option}: ${JSON.stringify(text)} is above the maximum ${workersMax} worker threads (results do not depend on the count; each thread holds its own simulator)`, command);
+    return value;
+  },
   transport: (option, text, command) => {
     if (text !== 'pure' && text !== 'sdk') throw new UsageError(unknownName(option, 'transport', text, ['pure', 'sdk']), command);
     return text;
@@ -166,6 +180,7 @@ function placeholder(kind: ValueKind): string {
     invariant: 'NAME',
     percent: 'P',
     milliseconds: 'MS',
+    workers: 'K',
     transport: 'pure|sdk',
     shard: 'I/N',
     word: 'WORD',

@@ -2,6 +2,7 @@
  * The command line, driven through `main` with a captured Io (no build, no child process): exit codes,
  * messages that name the bad argument, report.json contents and determinism, replay of a gate failure.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,7 +100,7 @@ describe('help', () => {
 describe('gate', () => {
   const reportKeys = [
     'schema', 'runSpec', 'interleavings', 'passed', 'reasons', 'counters', 'liveness', 'metrics', 'thresholds',
-    'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures', 'determinism', 'accumulator', 'timing',
+    'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures', 'determinism', 'accumulator', 'integrity', 'timing',
   ];
 
   it('reference on swarm passes and writes report.json with the schema and all eleven counters', async () => {
@@ -117,7 +118,9 @@ describe('gate', () => {
     expect(Object.keys(json.counters)).toHaveLength(11);
     expect(Object.keys(json.faults)).toEqual([...faultNames]);
     expect(Object.keys(json.totals)).toEqual(['events', 'steps', 'reads', 'staleReceipts', 'audits', 'rejections', 'accepts', 'virtualMs']);
-    expect(Object.keys(json.timing)).toEqual(['wallMs', 'interleavingsPerSecond', 'eventsPerSecond', 'peakRssBytes', 'selfCheckMs', 'shrinkMs']);
+    expect(Object.keys(json.timing)).toEqual(['wallMs', 'interleavingsPerSecond', 'eventsPerSecond', 'peakRssBytes', 'selfCheckMs', 'shrinkMs', 'sha256']);
+    expect(json.integrity.fencesimVersion).toBe(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+    expect(json.integrity.contentSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(json.determinism).toEqual({ selfCheckRatioPercent: 1, checked: 3, nondeterministic_interleavings: 0, mismatches: [] });
     expect(json.coverage.total).toBe(json.coverage.edges.length);
   });

@@ -13,6 +13,7 @@ import { probeCommand } from './commands/probe.js';
 import { reportCommand } from './commands/report.js';
 import { replayCommandRun } from './commands/replay.js';
 import { shrinkCommand } from './commands/shrink.js';
+import { fencesimVersion } from '../reports/version.js';
 import { processIo, type Io } from './io.js';
 import { commandNames, commandUsageText, isCommandName, usageText, type CommandName } from './usage.js';
 
@@ -53,6 +54,11 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     return exitUsage;
   }
   if (name === 'help' || name === '--help' || name === '-h') return help(rest, io);
+  if (name === '--version' || name === '-V') {
+    if (rest.length > 0) throw new UsageError(`${name} takes no arguments, got ${rest.map((argument) => JSON.stringify(argument)).join(' ')}`, null);
+    io.stdout(`fencesim ${fencesimVersion}\n`);
+    return exitPassed;
+  }
   if (!isCommandName(name)) throw new UsageError(unknownCommand(name), null);
   if (wantsHelp(rest)) {
     io.stdout(commandUsageText(name));

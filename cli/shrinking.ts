@@ -4,7 +4,7 @@
  * safety net. The minimal run is presented up to the violation, focused on the violation's resources, and
  * written as a replay file.
  */
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../reports/atomic-file.js';
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import type { Decision } from '../sim/chooser.js';
@@ -85,7 +85,7 @@ export function replayFileText(shrunk: ShrunkFailure): string {
 
 export async function writeReplayFile(command: string, option: string, path: string, shrunk: ShrunkFailure): Promise<void> {
   try {
-    await writeFile(path, replayFileText(shrunk));
+    await writeFileAtomic(path, replayFileText(shrunk));
   } catch (error) {
     throw new UsageError(`--${option}: cannot write the replay file ${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`, command);
   }

@@ -3,7 +3,7 @@
  * so what a person reads and what CI archives cannot disagree.
  */
 import { dirname, join } from 'node:path';
-import { hex, mismatchReplay, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
+import { hex, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
 import type { Report, ReportFailure } from '../reports/json.js';
 import { columns, grouped } from './format.js';
 
@@ -46,13 +46,7 @@ function livenessSection(report: Report): string[] {
 }
 
 function metricsSection(report: Report): string[] {
-  const rows = Object.entries(report.metrics).map(([name, metric]) => [
-    name,
-    String(metric.value),
-    `gate ${metric.threshold.comparator} ${metric.threshold.value}`,
-    metric.passed ? 'pass' : 'FAIL',
-    `(${grouped(metric.numerator)} / ${grouped(metric.denominator)})`,
-  ]);
+  const rows = metricRows(report).map((row) => [row.name, row.sampled ? String(report.metrics[row.name]!.value) : notMeasured, `gate ${row.plainGate}`, row.result, `(${row.measured})`]);
   return ['metrics:', ...columns(rows)];
 }
 
@@ -65,6 +59,7 @@ function sometimesSection(report: Report): string[] {
 
 function coverageSection(report: Report): string[] {
   const coverage = report.coverage;
+  if (!usesReferenceTable(report)) return [`transition coverage: not applicable (${noTableText(report)})`];
   const unreached = coverage.unreached.map((edge) => `  unreached: ${edge}`);
   return [`transition coverage: ${coverage.hit}/${coverage.total} edges hit`, ...unreached];
 }

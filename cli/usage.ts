@@ -13,9 +13,13 @@ const commandUsage: Record<CommandName, string> = {
     --client NAME         client under test (default reference; see fencesim list)
     --out DIR             write DIR/report.json and, rendered from it, DIR/summary.md, DIR/junit.xml and
                           DIR/report.html, creating DIR (default ./fencesim-report); summary.md is also
-                          appended to $GITHUB_STEP_SUMMARY when that is set
+                          appended to $GITHUB_STEP_SUMMARY when that is set. At the start the old reports
+                          in DIR are removed and DIR/incomplete.json marks the run until it has written
+                          its reports (on SIGINT/SIGTERM it says "interrupted"); report.html needs the
+                          optional packages vega and vega-lite and is skipped with a warning without them
     --max-failures K      failing interleavings to record in the report (default 20)
-    --workers K           worker threads (default: one per core, up to 8; results do not depend on it)
+    --workers K           worker threads, 1 to 8 (more is refused; default: one per core, up to 8;
+                          results do not depend on it)
     --no-shrink           do not shrink the first failure (by default it is shrunk within 10 s and
                           written as DIR/shrunk-<seed>.json, with its timeline in report.json)
     --self-check-ratio P  re-run P percent of the interleavings twice with tracing and compare trace
@@ -65,14 +69,19 @@ fencesim bench --strategies [--interleavings N] [--workers K] [--json]
   the reference) under duplicate-notification rates 0/100/200/300 % x drop rates 0/10/30 %: reads per
   change, convergence p50/p99, stale content served, reconciliation reads per resource-minute.
     --interleavings N   per strategy and condition (default 1000; results depend only on N)
-    --workers K         worker threads (default: one per core, up to 8; results do not depend on it)
+    --workers K         worker threads, 1 to 8 (default: one per core, up to 8; results do not depend on it)
     --json              print the rows as JSON (the StrategyResult[] that --strategies-json takes)`,
   report: `fencesim report DIR [--format md|junit|html|all] [--strategies FILE]
   Re-render DIR/report.json (or a report.json given directly) into summary.md, junit.xml and report.html
   beside it, and print the paths written; summary.md is also appended to $GITHUB_STEP_SUMMARY when set.
-    --format F          md, junit, html or all (default all)
+  The report is checked first: written by this fencesim version, its verdict, counters, metrics and
+  failures exactly what its raw accumulator gives, its accumulator lawful, its digests intact.
+    --format F          md, junit, html or all (default all: every format this installation renders;
+                        html needs the optional packages vega and vega-lite, and --format html exits 2
+                        without them)
     --strategies FILE   strategy benchmark rows (fencesim bench --strategies --json) for report.html
-  Exit 2 when the report is missing, corrupt or of another schema, naming the problem.`,
+  Exit 2 when the report is missing, corrupt, of another schema or version, contradicts itself (the field
+  is named), or DIR holds the incomplete.json of an interrupted or unfinished gate.`,
   merge: `fencesim merge DIR... [--out DIR] [--allow-partial]
   Merge the reports of gate --shard runs (directories or report.json files) into the report of the whole
   run: identical to an unsharded run's report apart from timing (the shards' wall times summed). Writes
@@ -81,7 +90,7 @@ fencesim bench --strategies [--interleavings N] [--workers K] [--json]
     --allow-partial     merge even when shards are missing: the merged gate then fails, naming them
   Exit like the gate (0 passed, 1 failed, 4 nondeterministic); 2 when the reports do not merge: different
   run specs (seed, interleavings, scenario, client, max failures, self-check ratio), duplicate or
-  overlapping shards, missing shards, or a report that is missing or corrupt.`,
+  overlapping shards, missing shards, or a report that is missing, corrupt or refused as by fencesim report.`,
   probe: `fencesim probe --server-cmd "CMD ARGS" [--seed S] [--duration-ms MS] [--timeout-ms MS] [--quiet-ms MS] [--json]
 fencesim probe [options] -- CMD ARGS
   Run the fenced cache against a real MCP server process over stdio (e.g. server-everything): list,
@@ -100,14 +109,17 @@ fencesim probe [options] -- CMD ARGS
   expectation is missed, 2 on bad usage (missing, empty or unparseable server command), 3 when the server
   could not be started (no initialize handshake).`,
   help: `fencesim help [COMMAND]
-  Print this text, or one command's usage.`,
+  Print this text, or one command's usage.
+fencesim --version
+  Print fencesim's version (the version every report.json is bound to).`,
 };
 
 const footer = `Exit codes: 0 success or gate passed; 1 gate failed or violation reproduced; 2 bad usage or input
 (including a replay file that is corrupted, truncated, of the wrong schema, out of range, or that diverges);
 3 internal error (the simulator threw; the crashing seed is printed); 4 nondeterminism (the gate's
 self-check ran a seed twice and got two different traces; the seed and the first differing timeline
-line are printed).`;
+line are printed). A gate or merge stopped by SIGINT or SIGTERM ends by that signal (130 or 143 in a
+shell) and leaves DIR/incomplete.json, never a report.`;
 
 export function usageText(): string {
   const blocks = commandNames.map((name) => commandUsage[name]);

@@ -4,10 +4,11 @@
  * summary ($GITHUB_STEP_SUMMARY, appended) when that variable is set. The strategy benchmark's rows
  * (`bench --strategies --json`) can be handed to the HTML report from a file.
  */
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../reports/atomic-file.js';
 import type { StrategyResult } from '../reports/html.js';
-import { renderHtml } from '../reports/html.js';
+import { HtmlUnavailable, loadHtmlRenderer } from '../reports/html-loader.js';
 import { writeReport, type Report } from '../reports/json.js';
 import { renderJunit } from '../reports/junit.js';
 import { renderMarkdown } from '../reports/markdown.js';
@@ -23,14 +24,26 @@ export interface RenderExtras {
   strategies?: StrategyResult[];
 }
 
-/** Renders `formats` of `report` into `dir`; returns the paths written, in format order. */
-export async function writeRenderedReports(dir: string, report: Report, formats: readonly RenderedFormat[], extras: RenderExtras, io: Io): Promise<string[]> {
+/**
+ * Renders `formats` of `report` into `dir`, each file through a temporary file and a rename; returns the
+ * paths written, in format order. Without the optional vega packages report.html is skipped with a warning
+ * on stderr, unless `htmlRequired` (then a UsageError, exit 2, naming what to install).
+ */
+export async function writeRenderedReports(dir: string, report: Report, formats: readonly RenderedFormat[], extras: RenderExtras, io: Io, htmlRequired = false): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const paths: string[] = [];
   for (const format of formats) {
     const path = join(dir, renderedFileNames[format]);
-    const text = await render(format, dir, report, extras);
-    await writeFile(path, text);
+    let text: string;
+    try {
+      text = await render(format, dir, report, extras);
+    } catch (error) {
+      if (!(error instanceof HtmlUnavailable)) throw error;
+      if (htmlRequired) throw new UsageError(error.message, 'report');
+      io.stderr(`fencesim: warning: ${renderedFileNames.html} not written: ${error.message}\n`);
+      continue;
+    }
+    await writeFileAtomic(path, text);
     paths.push(path);
     if (format === 'md') await appendStepSummary(text, io);
   }
@@ -46,7 +59,7 @@ export async function writeAllReports(dir: string, report: Report, extras: Rende
 function render(format: RenderedFormat, dir: string, report: Report, extras: RenderExtras): Promise<string> | string {
   if (format === 'md') return renderMarkdown(report, { reportDir: dir });
   if (format === 'junit') return renderJunit(report, { reportDir: dir });
-  return renderHtml(report, extras.strategies === undefined ? { reportDir: dir } : { reportDir: dir, strategies: extras.strategies });
+  return loadHtmlRenderer().then((renderHtml) => renderHtml(report, extras.strategies === undefined ? { reportDir: dir } : { reportDir: dir, strategies: extras.strategies }));
 }
 
 /** Appends the Markdown summary to $GITHUB_STEP_SUMMARY when it is set; a failure there only warns. */
@@ -72,8 +85,14 @@ const strategyFields: Record<keyof StrategyResult, 'string' | 'number'> = {
   reconciliationReadsPerMinute: 'number',
 };
 
-/** Reads a `bench --strategies --json` file (a StrategyResult array); every problem is a UsageError naming the option. */
+/**
+ * Reads a `bench --strategies --json` file (a StrategyResult array) for report.html; every problem is a
+ * UsageError naming the option, including an installation that cannot render HTML (asked for explicitly).
+ */
 export async function loadStrategies(path: string, option: string, command: string): Promise<StrategyResult[]> {
+  await loadHtmlRenderer().catch((error: unknown) => {
+    throw error instanceof HtmlUnavailable ? new UsageError(`--${option}: ${error.message}`, command) : error;
+  });
   let text: string;
   try {
     text = await readFile(path, 'utf8');

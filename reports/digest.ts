@@ -101,6 +101,18 @@ export function shrinkOf(report: Report): ShrinkView | undefined {
   return { kind: 'shrunk', failure, shrunk };
 }
 
+/**
+ * Transition coverage applies to clients that report the reference transition table's edges (the
+ * reference core does; a naive or user-written client that keeps no such table reports none).
+ */
+export function usesReferenceTable(report: Report): boolean {
+  return report.coverage.hit > 0;
+}
+
+export function noTableText(report: Report): string {
+  return `client ${report.runSpec.client} reported no transition of the reference subscription table (it does not use it), so its ${report.coverage.total} edges are not listed as unreached`;
+}
+
 /** The command that replays the minimal failing run from its replay file. */
 export function shrunkReplayCommand(shrunk: ReportShrunk, options: RenderOptions = {}): string {
   const dir = options.reportDir;
@@ -172,16 +184,27 @@ export function isLiveness(name: string): boolean {
 
 export interface MetricRow {
   name: string;
-  /** The value formatted with its unit, precise enough that it visibly sits on the right side of the gate. */
+  /** The value formatted with its unit, precise enough that it visibly sits on the right side of the gate; "not measured" without samples. */
   value: string;
   /** "< 1.2", "≥ 99.9 %", "< 30,000 ms" (`plainGate` spells ≥ as >=). */
   gate: string;
   plainGate: string;
   passed: boolean;
+  /** False when the run produced no sample: the metric is "not measured", whatever its placeholder value. */
+  sampled: boolean;
+  /** "pass", "FAIL", "not measured" or "FAIL: not measured": the one result word every format shows. */
+  result: string;
   /** What was measured: "40,446 notification reads / 74,290 notified changes". */
   measured: string;
   /** A caveat a reader needs, or ''. */
   note: string;
+}
+
+export const notMeasured = 'not measured';
+
+/** A metric with no sample (denominator 0) is not measured; reports written before `measured` existed say so by their denominator. */
+export function isMeasured(metric: MetricReport): boolean {
+  return metric.measured ?? metric.denominator > 0;
 }
 
 export function metricRows(report: Report): MetricRow[] {
@@ -189,6 +212,15 @@ export function metricRows(report: Report): MetricRow[] {
 }
 
 function metricRow(report: Report, name: string, metric: MetricReport): MetricRow {
+  const row = measuredRow(report, name, metric);
+  const sampled = isMeasured(metric);
+  const result = sampled ? (metric.passed ? 'pass' : 'FAIL') : metric.passed ? notMeasured : `FAIL: ${notMeasured}`;
+  if (sampled) return { ...row, sampled, result };
+  const why = metric.passed ? 'the scenario does not claim this metric, so the gate does not require it' : `scenario ${report.runSpec.scenario} claims this metric, so the gate fails`;
+  return { ...row, value: notMeasured, sampled, result, note: `no sample in this run (${row.note === '' ? '0 samples' : row.note}): ${why}` };
+}
+
+function measuredRow(report: Report, name: string, metric: MetricReport): Omit<MetricRow, 'sampled' | 'result'> {
   const threshold = metric.threshold;
   const symbol = threshold.comparator === '>=' ? '≥' : threshold.comparator;
   if (name === 'convergence_60s') {
@@ -206,12 +238,12 @@ function metricRow(report: Report, name: string, metric: MetricReport): MetricRo
   if (name === 'revocation_p99_ms') {
     return {
       name,
-      value: metric.denominator === 0 ? 'n/a' : `${grouped(metric.value)} ms`,
+      value: `${grouped(metric.value)} ms`,
       gate: `${symbol} ${grouped(threshold.value)} ms`,
       plainGate: `${threshold.comparator} ${grouped(threshold.value)} ms`,
       passed: metric.passed,
       measured: `p99 of ${grouped(metric.denominator)} measured revocations`,
-      note: metric.denominator === 0 ? 'no revocation was measured in this run: the gate passes vacuously' : '',
+      note: metric.denominator === 0 ? 'no revocation was measured' : '',
     };
   }
   const measured =
@@ -225,7 +257,7 @@ function metricRow(report: Report, name: string, metric: MetricReport): MetricRo
     plainGate: `${threshold.comparator} ${threshold.value}`,
     passed: metric.passed,
     measured,
-    note: name === 'read_amplification' && metric.denominator === 0 ? 'no notified change in this run' : '',
+    note: name === 'read_amplification' && metric.denominator === 0 ? 'no notified change' : '',
   };
 }
 

@@ -98,7 +98,7 @@ describe.skipIf(skip)('the HTML report in headless Chromium', () => {
     const dom = dumped.stdout;
     expect(dom).toContain('data-probe-done="yes"');
     const found = figures(dom);
-    expect([...found.keys()]).toEqual([...chartKinds]);
+    expect(new Set(found.keys())).toEqual(new Set(chartKinds));
     for (const [kind, figure] of found) {
       const probeText = /data-probe="([^"]*)"/.exec(figure)?.[1];
       expect(probeText, `${kind}: the probe did not run`).toBeDefined();
@@ -121,6 +121,42 @@ describe.skipIf(skip)('the HTML report in headless Chromium', () => {
     if (keepDir !== undefined && keepDir !== '') {
       await writeFile(join(keepDir, 'report.html'), html);
       await writeFile(join(keepDir, 'report.png'), png);
+    }
+  });
+
+  it('a failing report shows the first failure\'s shrunk timeline above the fold (1280x800), and screenshots', async () => {
+    if (binary === null) throw new Error('chromium is not installed: apt-get update && apt-get install -y chromium (or FENCESIM_SKIP_BROWSER=1)');
+    const html = await renderHtml(withDistributions(loadReport('report-fail-swarm')), { reportDir: '/ci/work/out' });
+    expect(html).toContain('id="shrunk-timeline"');
+    const pagePath = join(workDir, 'failing.html');
+    const probedPath = join(workDir, 'failing-probed.html');
+    await writeFile(pagePath, html);
+    const foldProbe = `<script>
+const timeline = document.getElementById('shrunk-timeline').getBoundingClientRect();
+const command = document.querySelector('[data-replay]').getBoundingClientRect();
+document.body.setAttribute('data-fold', JSON.stringify({ viewport: window.innerHeight, width: window.innerWidth, timelineTop: Math.round(timeline.top), timelineHeight: Math.round(timeline.height), commandTop: Math.round(command.top) }));
+</script>`;
+    await writeFile(probedPath, html.replace('</body>', `${foldProbe}\n</body>`));
+    const dumped = await runChromium(binary, await mkdtemp(join(workDir, 'profile-')), ['--window-size=1280,800', '--dump-dom', pathToFileURL(probedPath).href]);
+    const foldText = /data-fold="([^"]*)"/.exec(dumped.stdout)?.[1];
+    expect(foldText, 'the fold probe did not run').toBeDefined();
+    const fold = JSON.parse(foldText!.replace(/&quot;/g, '"')) as { viewport: number; width: number; timelineTop: number; timelineHeight: number; commandTop: number };
+    expect(fold.width).toBe(1280);
+    expect(fold.commandTop).toBeLessThan(fold.viewport);
+    expect(fold.timelineTop).toBeGreaterThan(0);
+    // At least the first lines of the timeline (about 17 px each) are visible without scrolling.
+    expect(fold.timelineTop + 5 * 17).toBeLessThan(fold.viewport);
+    expect(fold.timelineHeight).toBeGreaterThan(5 * 17);
+
+    const screenshotPath = join(workDir, 'failing.png');
+    await runChromium(binary, await mkdtemp(join(workDir, 'profile-')), ['--hide-scrollbars', `--screenshot=${screenshotPath}`, '--window-size=1280,800', pathToFileURL(pagePath).href]);
+    const png = await readFile(screenshotPath);
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBe(1280);
+    expect(png.readUInt32BE(20)).toBe(800);
+    if (keepDir !== undefined && keepDir !== '') {
+      await writeFile(join(keepDir, 'failing.html'), html);
+      await writeFile(join(keepDir, 'failing.png'), png);
     }
   });
 });

@@ -31,7 +31,10 @@ describe('renderHtml', () => {
   it('with distributions and the strategy benchmark: the five figures, each an svg with drawn marks', async () => {
     const html = await renderHtml(withDistributions(loadReport('report-swarm-reference')), { strategies: strategyResults });
     const found = figures(html);
-    expect([...found.keys()]).toEqual([...chartKinds]);
+    // The strategy chart sits in the strategy benchmark's section, after the distributions.
+    expect([...found.keys()]).toEqual(['convergence-cdf', 'revocation-histogram', 'fault-mix', 'read-amplification', 'transition-coverage']);
+    expect(new Set(found.keys())).toEqual(new Set(chartKinds));
+    expect(html.indexOf('data-chart="read-amplification"')).toBeGreaterThan(html.indexOf('<section id="strategies">'));
     for (const [kind, figure] of found) {
       expect(figure, kind).toContain('data-empty="false"');
       expect(figure, kind).toMatch(/<figcaption><strong>[^<]+<\/strong> [^<]+<\/figcaption>/);
@@ -48,32 +51,50 @@ describe('renderHtml', () => {
     expect(html).toContain('<section id="strategies"><h2>Strategy benchmark</h2>');
   });
 
-  it('without distributions or strategy benchmark: a visible "no data in this run" note and a single-bar fallback', async () => {
+  it('without distributions or strategy benchmark: a visible "no data in this run" note, and no strategy chart', async () => {
     const html = await renderHtml(loadReport('report-pass'));
     const found = figures(html);
-    expect([...found.keys()]).toEqual([...chartKinds]);
+    expect([...found.keys()]).toEqual(chartKinds.filter((kind) => kind !== 'read-amplification'));
     for (const kind of ['convergence-cdf', 'revocation-histogram']) {
       const figure = found.get(kind)!;
       expect(figure, kind).toContain('data-empty="true"');
       expect(figure, kind).toContain('<p class="no-data">No data in this run.</p>');
       expect(figure, kind).toContain('>no data in this run</text>');
     }
-    const amplification = found.get('read-amplification')!;
-    expect(amplification).toContain('The strategy benchmark was not run');
-    expect(barCount(amplification)).toBe(1);
-    expect(amplification).toContain('reference (this run)');
+    expect(html).not.toContain('data-chart="read-amplification"');
+    expect(html).not.toContain('lone bar');
     expect(html).not.toContain('id="strategies"');
+    expect(html).toContain('<section id="coverage"><h2>Transition coverage: 11/36 edges hit (30 %)</h2>');
   });
 
-  it('the shrunk first failure and a failed determinism self-check are on the page', async () => {
-    const html = await renderHtml(withNondeterminism(loadReport('report-fail-read-race')), { reportDir: 'gate-out' });
-    expect(html).toContain('<h3>First failure, shrunk: <code>version_regression</code></h3>');
-    expect(html).toContain('<code>npx fencesim replay --file gate-out/shrunk-3707731505.json</code>');
-    expect(html).toMatch(/<pre class="timeline">[^<]*!! version_regression: accepted v1 after v2/);
+  it('a failing report leads with the first failure: its shrunk timeline and a replay command relative to the report folder', async () => {
+    const html = await renderHtml(withNondeterminism(loadReport('report-fail-read-race')), { reportDir: '/ci/runner/work/gate-out' });
+    expect(html).toContain('<h2 class="lead">First failure: <code>version_regression</code>');
+    expect(html).toContain('<pre class="command" data-replay="file"><code>npx fencesim replay --file shrunk-3707731505.json</code></pre>');
+    expect(html).not.toContain('/ci/runner/work');
+    expect(html).toMatch(/<pre class="timeline" id="shrunk-timeline">[^<]*!! version_regression: accepted v1 after v2/);
+    // Inside the verdict box, above the reasons, the reproduce command and every section.
+    const timeline = html.indexOf('id="shrunk-timeline"');
+    expect(timeline).toBeGreaterThan(html.indexOf('<header class="verdict fail">'));
+    expect(timeline).toBeLessThan(html.indexOf('class="reasons"'));
+    expect(timeline).toBeLessThan(html.indexOf('<section id="nondeterminism">'));
+    expect(html).not.toContain('<details><summary>Minimal timeline');
     expect(html).toContain('<section id="nondeterminism"><h2>Nondeterminism</h2>');
     expect(html).toContain('<code>npx fencesim replay --seed 123456789 --scenario read-race --client naive-overwrite</code>');
     expect(html.indexOf('id="nondeterminism"')).toBeLessThan(html.indexOf('id="failing"'));
     expect(html).toContain('Determinism self-check: 10 sampled interleavings (1 %) ran twice more with tracing: 2 NONDETERMINISTIC.');
+  });
+
+  it('a failure that was not shrunk leads with its seed replay; a client without the reference table gets no unreached-edge list', async () => {
+    const report = loadReport('report-fail-read-race');
+    const unshrunk: Report = { ...report, failures: report.failures.map((failure, index) => (index === 0 ? { ...failure, shrunk: { skipped: 'not shrunk: --no-shrink' } } : failure)) };
+    const html = await renderHtml(unshrunk);
+    expect(html).toContain(`<pre class="command" data-replay="seed"><code>${report.failures[0]!.replay}</code></pre><p class="muted">Not shrunk: --no-shrink.</p>`);
+    expect(report.coverage.hit).toBe(0);
+    expect(html).toContain('<section id="coverage"><h2>Transition coverage: not applicable</h2><p class="muted">client naive-overwrite reported no transition of the reference subscription table');
+    expect(html).not.toContain('unreached edge');
+    const passing = await renderHtml(loadReport('report-pass'));
+    expect(passing).not.toContain('id="first-failure"');
   });
 
   it('malformed distributions count as absent rather than crashing', async () => {

@@ -1,9 +1,12 @@
 /**
  * The HTML report: one self-contained page (inline CSS, inline SVG charts, no script, no font or image
- * fetched at view time) that a person opens from a CI artifact. Header: verdict, run spec, the command
- * that reproduces the run and why it failed. Then the failing invariants with their replay commands, the
- * same tables as the Markdown summary, and the five charts of charts.ts, each an <svg> rendered in Node
- * inside <figure data-chart="...">. Async only because vega's toSVG is.
+ * fetched at view time) that a person opens from a CI artifact. Header: verdict, run spec, then (failing)
+ * the first failure with its shrunk timeline and a replay command that works from the report's folder,
+ * why it failed and the command that reproduces the run. Then the failing invariants with their replay
+ * commands, the same tables as the Markdown summary, and the charts of charts.ts, each an <svg> rendered
+ * in Node inside <figure data-chart="...">: the read-amplification-by-strategy chart only with the strategy
+ * benchmark's rows; transition coverage only for a client that reports the reference table's transitions.
+ * Async only because vega's toSVG is.
  */
 import { chartFigures, renderChartSvg, type ChartFigure, type HtmlExtras, type StrategyResult } from './charts.js';
 import {
@@ -16,6 +19,7 @@ import {
   metricRows,
   mismatchReplay,
   mismatchText,
+  noTableText,
   runDescription,
   safetyNames,
   shrinkOf,
@@ -25,6 +29,7 @@ import {
   sometimesRows,
   timingText,
   totalsRows,
+  usesReferenceTable,
   verdictWord,
   type InvariantFinding,
 } from './digest.js';
@@ -36,17 +41,20 @@ export type { HtmlExtras, StrategyResult } from './charts.js';
 const replaysShownOpen = 3;
 
 export async function renderHtml(report: Report, extras: HtmlExtras = {}): Promise<string> {
-  const figures = chartFigures(report, extras);
+  // The read-amplification-by-strategy chart is drawn only from the strategy benchmark: without it, it
+  // would be one lone bar repeating the metric table, so it is left out.
+  const benchmarked = extras.strategies !== undefined && extras.strategies.length > 0;
+  const figures = chartFigures(report, extras).filter((figure) => benchmarked || figure.kind !== 'read-amplification');
   const svgs = await Promise.all(figures.map((figure) => renderChartSvg(figure.spec, `chart-${figure.kind}`)));
   const figureHtml = new Map(figures.map((figure, index) => [figure.kind, figureElement(figure, svgs[index]!)]));
   const title = `fencesim gate ${verdictWord(report)} · ${report.runSpec.scenario} / ${report.runSpec.client} · seed ${report.runSpec.seed}`;
   const body = [
     header(report),
     nondeterminismSection(report),
-    failingSection(report, extras),
+    failingSection(report),
     metricsSection(report),
-    section('charts', 'Distributions', `<div class="grid">${figureHtml.get('convergence-cdf')}${figureHtml.get('revocation-histogram')}${figureHtml.get('read-amplification')}${figureHtml.get('fault-mix')}</div>`),
-    strategySection(extras.strategies),
+    section('charts', 'Distributions', `<div class="grid">${figureHtml.get('convergence-cdf')}${figureHtml.get('revocation-histogram')}${figureHtml.get('fault-mix')}</div>`),
+    strategySection(extras.strategies, figureHtml.get('read-amplification') ?? ''),
     `<div class="grid">${safetySection(report)}${sometimesSection(report)}</div>`,
     coverageSection(report, figureHtml.get('transition-coverage')!),
     totalsSection(report),
@@ -76,7 +84,7 @@ function header(report: Report): string {
   return `<header class="verdict ${report.passed ? 'pass' : 'fail'}">
 <h1><span class="badge">${verdictWord(report)}</span> fencesim gate</h1>
 <p class="spec">${grouped(report.interleavings)} interleavings of <code>${escape(spec.scenario)}</code> against <code>${escape(spec.client)}</code>, seed <code>${spec.seed}</code>, max failures ${spec.maxFailures}</p>
-${reasons}
+${firstFailureLead(report)}${reasons}
 <p class="label">Reproduce this run:</p>
 <pre class="command"><code>${escape(gateCommand(spec))}</code></pre>
 </header>`;
@@ -93,23 +101,33 @@ function nondeterminismSection(report: Report): string {
   return section('nondeterminism', 'Nondeterminism', body);
 }
 
-function failingSection(report: Report, extras: HtmlExtras): string {
+function failingSection(report: Report): string {
   const findings = failingInvariants(report);
   if (findings.length === 0) return '';
-  return section('failing', 'Failing invariants', findings.map((finding) => failingInvariant(report, finding)).join('\n') + shrinkBlock(report, extras));
+  return section('failing', 'Failing invariants', findings.map((finding) => failingInvariant(report, finding)).join('\n'));
 }
 
-/** The first failure, shrunk: how far, the command that replays the minimal run, its timeline. */
-function shrinkBlock(report: Report, extras: HtmlExtras): string {
+/**
+ * What a failing report leads with, inside the verdict box: the first failure, its shrunk timeline (open)
+ * and the command that replays the minimal run from this report's own folder (the replay file sits beside
+ * report.html, so the relative path keeps working when the folder is downloaded from CI). Without a shrunk
+ * run, the first failure's seed replay (which works anywhere) and why it was not shrunk.
+ */
+function firstFailureLead(report: Report): string {
   const view = shrinkOf(report);
-  if (view === undefined) return '';
-  if (view.kind === 'skipped') return `<p class="muted">First failure not shrunk: ${escape(view.reason)}.</p>`;
+  const failure = report.failures[0];
+  if (failure === undefined) return '';
+  const what = `<h2 class="lead">First failure: <code>${escape(failure.invariant)}</code> at ${grouped(failure.timeMs)} ms on <code>${escape(failure.uri)}</code></h2><p class="detail">${escape(failure.detail)}</p>`;
+  if (view === undefined || view.kind === 'skipped') {
+    const why = view === undefined ? '' : `<p class="muted">${escape(view.reason.charAt(0).toUpperCase() + view.reason.slice(1))}.</p>`;
+    return `<section id="first-failure">${what}<p class="label">Replay it:</p><pre class="command" data-replay="seed"><code>${escape(failure.replay)}</code></pre>${why}</section>`;
+  }
   const shrunk = view.shrunk;
-  const options = extras.reportDir === undefined ? {} : { reportDir: extras.reportDir };
-  return `<div class="finding shrunk"><h3>First failure, shrunk: <code>${escape(shrunk.invariant)}</code></h3>
-<p>${escape(shrinkSummaryText(shrunk))}. Replay the minimal run:</p>
-<pre class="command"><code>${escape(shrunkReplayCommand(shrunk, options))}</code></pre>
-<details><summary>Minimal timeline (${escape(shrunkTimelineText(shrunk))})</summary><pre class="timeline">${escape(shrunk.timeline.join('\n'))}</pre></details></div>`;
+  return `<section id="first-failure">${what}
+<p class="label">Replay the minimal run, from this report's folder (${escape(shrinkSummaryText(shrunk))}):</p>
+<pre class="command" data-replay="file"><code>${escape(shrunkReplayCommand(shrunk))}</code></pre>
+<p class="label">Minimal timeline (${escape(shrunkTimelineText(shrunk))}):</p>
+<pre class="timeline" id="shrunk-timeline">${escape(shrunk.timeline.join('\n'))}</pre></section>`;
 }
 
 function failingInvariant(report: Report, finding: InvariantFinding): string {
@@ -130,7 +148,7 @@ function failingInvariant(report: Report, finding: InvariantFinding): string {
 function metricsSection(report: Report): string {
   const rows = metricRows(report).map(
     (row) =>
-      `<tr class="${row.passed ? 'ok' : 'bad'}"><td><code>${escape(row.name)}</code></td><td class="num">${escape(row.value)}</td><td>${escape(row.gate)}</td><td>${result(row.passed, 'pass')}</td><td>${escape(row.measured)}${row.note === '' ? '' : `<br><span class="muted">${escape(row.note)}</span>`}</td></tr>`,
+      `<tr class="${row.passed ? (row.sampled ? 'ok' : 'unmeasured') : 'bad'}"><td><code>${escape(row.name)}</code></td><td class="num">${escape(row.value)}</td><td>${escape(row.gate)}</td><td>${row.passed ? `<span class="${row.sampled ? 'good-text' : 'muted'}">${escape(row.result)}</span>` : `<strong class="bad-text">${escape(row.result)}</strong>`}</td><td>${escape(row.measured)}${row.note === '' ? '' : `<br><span class="muted">${escape(row.note)}</span>`}</td></tr>`,
   );
   return section('metrics', 'Metrics', table(['metric', 'value', 'gate', 'result', 'measured'], rows));
 }
@@ -168,6 +186,9 @@ function sometimesSection(report: Report): string {
 function coverageSection(report: Report, figure: string): string {
   const coverage = report.coverage;
   const percent = coverage.total === 0 ? 0 : Math.floor((coverage.hit / coverage.total) * 100);
+  if (!usesReferenceTable(report)) {
+    return section('coverage', 'Transition coverage: not applicable', `<p class="muted">${escape(noTableText(report))}</p>`);
+  }
   const unreached =
     coverage.unreached.length === 0
       ? '<p class="good-text">Every edge of the transition table was hit.</p>'
@@ -175,14 +196,14 @@ function coverageSection(report: Report, figure: string): string {
   return section('coverage', `Transition coverage: ${coverage.hit}/${coverage.total} edges hit (${percent} %)`, `${figure}${unreached}`);
 }
 
-function strategySection(strategies: StrategyResult[] | undefined): string {
+function strategySection(strategies: StrategyResult[] | undefined, figure: string): string {
   if (strategies === undefined || strategies.length === 0) return '';
   const header = ['strategy', 'condition', 'duplicates', 'drops', 'reads / change', 'convergence p50', 'convergence p99', 'stale served', 'reconciliation reads / min'];
   const rows = strategies.map(
     (row) =>
       `<tr><td>${escape(row.strategy)}</td><td>${escape(row.condition)}</td><td class="num">${row.duplicateRatePercent} %</td><td class="num">${row.dropRatePercent} %</td><td class="num">${row.readsPerChange.toFixed(2)}</td><td class="num">${grouped(row.convergenceP50Ms)} ms</td><td class="num">${grouped(row.convergenceP99Ms)} ms</td><td class="num">${row.staleServedPercent} %</td><td class="num">${row.reconciliationReadsPerMinute}</td></tr>`,
   );
-  return section('strategies', 'Strategy benchmark', table(header, rows));
+  return section('strategies', 'Strategy benchmark', `${figure}${table(header, rows)}`);
 }
 
 function totalsSection(report: Report): string {
@@ -246,6 +267,9 @@ ul.replays { list-style: none; margin: 0; padding: 0; }
 ul.replays li { margin: 6px 0; }
 .detail { color: var(--muted); font-size: 13px; }
 .finding.shrunk { border-left-color: var(--warn); }
+#first-failure { margin: 12px 0 4px; padding: 10px 14px; background: #fff; border: 1px solid var(--line); border-radius: 6px; }
+h2.lead { margin: 0 0 4px; border: none; padding: 0; font-size: 17px; }
+#first-failure pre.timeline { max-height: 60vh; overflow: auto; }
 pre.timeline { margin: 4px 0; padding: 8px 10px; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; overflow-x: auto; font-size: 11.5px; line-height: 1.45; }
 table { border-collapse: collapse; margin: 6px 0; }
 th, td { text-align: left; padding: 4px 12px 4px 0; border-bottom: 1px solid #eaeef2; vertical-align: top; }

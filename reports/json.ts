@@ -4,11 +4,13 @@
  * accumulated results, with keys in a fixed order, so identical runs write byte-identical reports
  * apart from `timing`. No clock, hostname or date is read here; timing is measured by the caller.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { coverageOf, GateAccumulator, GateVerdict, MetricReport, MetricThreshold, RunSpec } from '../sim/gate.js';
 import { convergenceBucketMs, revocationBucketMs, thresholds } from '../sim/gate.js';
 import { accumulatorSection, type AccumulatorSection } from './accumulator-json.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { sealedReport, type ReportIntegrity } from './integrity.js';
 import type { Histogram } from './digest.js';
 import { faultNames, type FaultName } from '../sim/faults.js';
 import type { InvariantName } from '../sim/oracle.js';
@@ -26,6 +28,8 @@ export interface ReportTiming {
   /** Wall time of the determinism self-check and of shrinking the first failure (0 when not run). */
   selfCheckMs?: number;
   shrinkMs?: number;
+  /** Written with report.json: binds these timing figures to the content digest (see integrity.ts). */
+  sha256?: string;
 }
 
 /** The first failure, shrunk (`fencesim gate` does it unless --no-shrink). Deterministic unless the budget stopped it. */
@@ -95,6 +99,13 @@ export interface ReportRunSpec extends RunSpec {
   shard?: ReportShard;
 }
 
+/** The gate's RunSpec of a report's run spec (without the shard; transport only when not pure). */
+export function runSpecOf(spec: ReportRunSpec): RunSpec {
+  const runSpec: RunSpec = { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures };
+  if (spec.transport !== undefined && spec.transport !== 'pure') runSpec.transport = spec.transport;
+  return runSpec;
+}
+
 /** Latency distributions (mergeable histograms, 100 ms buckets; `overflow` counts the last, open bucket). */
 export interface ReportDistributions {
   /** Change to accepted content; overflow: 60 s or more, including changes never reflected. */
@@ -152,6 +163,8 @@ export interface Report {
   determinism: ReportDeterminism;
   /** Everything the gate accumulated, raw, so shard reports merge exactly (`fencesim merge`). */
   accumulator: AccumulatorSection;
+  /** The fencesim version that wrote report.json and a digest over its content (integrity.ts); set when it is written. */
+  integrity?: ReportIntegrity;
   /** The only part that differs between identical runs. */
   timing: ReportTiming;
 }
@@ -173,8 +186,7 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
   }
   const failures = accumulator.failures.map(failureOf);
   if (failures.length > 0 && extras.shrunk !== undefined) failures[0]!.shrunk = shrunkOf(extras.shrunk);
-  const runSpec: ReportRunSpec = { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures };
-  if (spec.transport !== undefined && spec.transport !== 'pure') runSpec.transport = spec.transport;
+  const runSpec: ReportRunSpec = runSpecOf(spec);
   if (extras.shard !== undefined) runSpec.shard = { index: extras.shard.index, count: extras.shard.count, start: extras.shard.start, end: extras.shard.end };
   return {
     schema: reportSchema,
@@ -208,16 +220,24 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
   };
 }
 
-/** Writes `dir/report.json`, creating `dir` (and its parents) first; returns the file's path. */
+/** Writes `dir/report.json` (through a temporary file and a rename), creating `dir` first; returns the file's path. */
 export async function writeReport(dir: string, report: Report): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, reportFileName);
-  await writeFile(path, serializeReport(report));
+  await writeFileAtomic(path, serializeReport(report));
   return path;
 }
 
-/** The exact bytes of report.json: two-space indented JSON, arrays of numbers on one line, a final newline. */
+/**
+ * The exact bytes of report.json: two-space indented JSON, arrays of numbers on one line, a final newline,
+ * sealed with this version's `integrity` section and `timing.sha256` (whatever the report held before).
+ */
 export function serializeReport(report: Report): string {
+  return serializeFields(sealedReport(report, serializeFields));
+}
+
+/** The serialization itself, of exactly the fields given. */
+export function serializeFields(report: Report): string {
   const text = JSON.stringify(report, (_key, value: unknown) => (isNumberArray(value) ? `${numbersMarker}[${value.join(', ')}]` : value), 2);
   return `${text.replace(markedNumbers, '$1')}\n`;
 }
@@ -245,6 +265,7 @@ function metricsOf(verdict: GateVerdict): Record<string, MetricReport> {
       passed: metric.passed,
       numerator: metric.numerator,
       denominator: metric.denominator,
+      measured: metric.measured ?? metric.denominator > 0,
     };
   }
   return metrics;

@@ -111,10 +111,11 @@ function safetyCases(report: Report, options: RenderOptions): TestCase[] {
 function metricCases(report: Report, options: RenderOptions): TestCase[] {
   return metricRows(report).map((row) => {
     const testCase: TestCase = { classname: junitClassNames.metric, name: row.name, out: metricText(row) };
+    if (row.passed && !row.sampled) testCase.skipped = `${row.name} ${row.result}: ${row.note}`;
     if (row.passed) return testCase;
     testCase.failure = {
-      message: `${row.name} = ${row.value} misses its gate (${row.plainGate})`,
-      type: 'metric_threshold',
+      message: row.sampled ? `${row.name} = ${row.value} misses its gate (${row.plainGate})` : `${row.name} ${row.result}: ${row.note}`,
+      type: row.sampled ? 'metric_threshold' : 'metric_not_measured',
       // A liveness metric has failing interleavings of its own to replay; the others only the whole run.
       body: failureBody(report, metricLines(report, row), failuresOf(report, row.name), isLiveness(row.name), options),
     };
@@ -123,7 +124,8 @@ function metricCases(report: Report, options: RenderOptions): TestCase[] {
 }
 
 function metricLines(report: Report, row: MetricRow): string[] {
-  const lines = [`${row.name} = ${row.value} misses its gate (${row.plainGate}) over ${runDescription(report)}.`, `measured: ${row.measured}`];
+  const head = row.sampled ? `${row.name} = ${row.value} misses its gate (${row.plainGate})` : `${row.name} is ${row.result}`;
+  const lines = [`${head} over ${runDescription(report)}.`, `measured: ${row.measured}`];
   if (row.note !== '') lines.push(`note: ${row.note}`);
   return lines;
 }
@@ -133,7 +135,7 @@ function violations(count: number): string {
 }
 
 function metricText(row: MetricRow): string {
-  return `${row.name} = ${row.value} (gate ${row.plainGate}): ${row.measured}${row.note === '' ? '' : `; ${row.note}`}`;
+  return `${row.name} = ${row.value} (gate ${row.plainGate}, ${row.result}): ${row.measured}${row.note === '' ? '' : `; ${row.note}`}`;
 }
 
 function sometimesCases(report: Report): TestCase[] {

@@ -24,7 +24,7 @@ describe('renderMarkdown', () => {
     expect(markdown).not.toContain('Failing invariants');
     expect(markdown).toContain('| `read_amplification` | 0.601 | \\< 1.2 | ✅ pass | 59,996 notification reads / 99,857 notified changes |');
     expect(markdown).toMatch(/\| `convergence_60s` \| 100 % \| ≥ 99\.9 % \| ✅ pass \|/);
-    expect(markdown).toMatch(/\| `revocation_p99_ms` \| n\/a \| \\< 30,000 ms \| ✅ pass \|/);
+    expect(markdown).toMatch(/\| `revocation_p99_ms` \| not measured \| \\< 30,000 ms \| ⚪ not measured \| p99 of 0 measured revocations; no sample in this run \(no revocation was measured\): the scenario does not claim this metric/);
     expect(markdown).toContain('✅ All 11 safety counters are 0.');
     expect(markdown).toContain('✅ Determinism self-check: 10 sampled interleavings (1 %) ran twice more with tracing: all identical.');
     expect(markdown).toContain('### Transition coverage: 11/36 edges hit (30 %)');

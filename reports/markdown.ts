@@ -26,6 +26,8 @@ import {
   verdictWord,
   type InvariantFinding,
   type RenderOptions,
+  noTableText,
+  usesReferenceTable,
 } from './digest.js';
 import { sometimesMinimumInterleavings } from '../sim/gate.js';
 import type { Report } from './json.js';
@@ -127,7 +129,7 @@ function metricsSection(report: Report): string {
     code(row.name),
     row.value,
     cell(row.gate),
-    row.passed ? '✅ pass' : '❌ **FAIL**',
+    row.passed ? `${row.sampled ? '✅' : '⚪'} ${row.result}` : `❌ **${row.result}**`,
     cell(row.note === '' ? row.measured : `${row.measured}; ${row.note}`),
   ]);
   return ['### Metrics', table(['metric', 'value', 'gate', 'result', 'measured'], rows, ['left', 'right', 'left', 'left', 'left'])].join('\n\n');
@@ -180,6 +182,7 @@ function sometimesSection(report: Report): string {
 function coverageSection(report: Report): string {
   const coverage = report.coverage;
   const percent = coverage.total === 0 ? 0 : Math.floor((coverage.hit / coverage.total) * 100);
+  if (!usesReferenceTable(report)) return `### Transition coverage: not applicable\n\n${noTableText(report)}.`;
   const title = `### Transition coverage: ${coverage.hit}/${coverage.total} edges hit (${percent} %)`;
   if (coverage.unreached.length === 0) return `${title}\n\nEvery edge of the transition table was hit.`;
   const list = coverage.unreached.map((edge) => `- ${code(edge)}`).join('\n');

@@ -10,10 +10,10 @@
  * missing slices. A partial merge fails the gate with a reason naming what is missing.
  */
 import { findScenario } from '../scenarios/catalog.js';
-import { coverageOf, GateAccumulator, verdictOf, type RunSpec } from '../sim/gate.js';
+import { coverageOf, GateAccumulator, verdictOf } from '../sim/gate.js';
 import type { ShardRange } from '../sim/shard.js';
 import { accumulatorFromSection } from './accumulator-json.js';
-import { buildReport, type Report, type ReportDeterminism, type ReportShrunk, type ReportTiming } from './json.js';
+import { buildReport, runSpecOf, type Report, type ReportDeterminism, type ReportShrunk, type ReportTiming } from './json.js';
 
 export interface MergeInput {
   /** How messages name this report (its path). */
@@ -35,7 +35,7 @@ const specFields = ['seed', 'interleavings', 'scenario', 'client', 'maxFailures'
 
 export function mergeReports(inputs: readonly MergeInput[], allowPartial: boolean): MergeResult {
   if (inputs.length === 0) return fail('no reports to merge');
-  const spec = specOf(inputs[0]!.report);
+  const spec = runSpecOf(inputs[0]!.report.runSpec);
   const mismatch = specMismatch(inputs);
   if (mismatch !== null) return fail(mismatch);
   const ordered = [...inputs].sort((a, b) => rangeOf(a.report).start - rangeOf(b.report).start);
@@ -68,13 +68,6 @@ export function mergeReports(inputs: readonly MergeInput[], allowPartial: boolea
   }
   const shrunkFrom = source !== undefined && shrunk !== undefined && !('skipped' in shrunk) ? { input: source, file: (shrunk as ReportShrunk).file } : null;
   return { ok: true, output: { report, shrunkFrom, missing } };
-}
-
-function specOf(report: Report): RunSpec {
-  const spec = report.runSpec;
-  const runSpec: RunSpec = { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures };
-  if (spec.transport !== undefined && spec.transport !== 'pure') runSpec.transport = spec.transport;
-  return runSpec;
 }
 
 /** The first run-spec field on which two reports disagree (the self-check ratio counts as one). */

@@ -66,6 +66,7 @@ export const duplicateStorm: Scenario = {
   targets: ['version_regression', 'convergence_60s'],
   catches: ['naive-overwrite'],
   sometimes: ['duplicate-notification', 'reorder'],
+  claims: ['read_amplification'],
   plan: (chooser) =>
     plan(
       { 'duplicate-notification': ratio(1, 1), reorder: ratio(1, 6), 'slow-read': ratio(1, 10) },
@@ -128,6 +129,7 @@ export const permissionRevocation: Scenario = {
   targets: ['served_after_revocation', 'untraced_derived_entry', 'convergence_60s'],
   catches: ['naive-cache-after-revoke'],
   sometimes: ['permission-revocation'],
+  claims: ['revocation_p99_ms', 'convergence_60s'],
   plan: (chooser) =>
     plan({ 'permission-revocation': ratio(1, 4) }, workload(chooser, { ...servingWorkload, deleteRatio: ratio(1, 20) }, plainResources)),
 };
@@ -173,6 +175,7 @@ export const swarm: Scenario = {
   targets: allInvariants,
   catches: ['naive-overwrite', 'naive-no-resubscribe', 'naive-no-close-fence', 'naive-single-scan', 'naive-cache-after-revoke', 'naive-trust-404'],
   sometimes: implementedFaults,
+  claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms'],
   plan: (chooser) => swarmPlan(chooser, implementedFaults),
 };
 

@@ -17,6 +17,11 @@ export interface Scenario {
   catches: readonly string[];
   /** Faults that must fire at least once over a run of this scenario ("sometimes" counters). */
   sometimes: readonly FaultName[];
+  /**
+   * Gate metrics this scenario is built to measure (sim/gate.ts MetricName, spelled out so that scenarios do
+   * not import the gate): one with no sample fails the gate on runs of 1,000+ interleavings.
+   */
+  claims?: readonly ('read_amplification' | 'convergence_60s' | 'revocation_p99_ms')[];
   /** Draws one interleaving's plan. Must draw only through `chooser`. */
   plan(chooser: Chooser): InterleavingPlan;
   /** Client configuration overrides for this scenario (defaults otherwise). */

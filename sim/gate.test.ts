@@ -157,6 +157,9 @@ describe('gate: verdict', () => {
     expect(verdictOf(accumulator, swarm).passed).toBe(true);
     accumulator.interleavings = sometimesMinimumInterleavings;
     for (const fault of swarm.sometimes) accumulator.faultCounts[faultIndex[fault]]! = 1;
+    // swarm claims every metric: give each one sample so that only the "sometimes" rule is tested here.
+    accumulator.notifiedChanges = accumulator.changesTracked = accumulator.changesConverged = 1;
+    accumulator.revocationHistogram[0] = 1;
     expect(verdictOf(accumulator, swarm).passed).toBe(true);
     accumulator.faultCounts[faultIndex.disconnect]! = 0;
     const verdict = verdictOf(accumulator, swarm);

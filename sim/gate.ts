@@ -254,6 +254,8 @@ export interface MetricReport {
   passed: boolean;
   numerator: number;
   denominator: number;
+  /** False when the run produced no sample (denominator 0): `value` is then a placeholder, never a measurement. */
+  measured?: boolean;
 }
 
 export interface GateVerdict {
@@ -301,11 +303,17 @@ export function verdictOf(accumulator: GateAccumulator, scenario: Scenario): Gat
     convergence_60s: metric('convergence_60s', accumulator.changesConverged, accumulator.changesTracked, 1),
     revocation_p99_ms: revocationMetric(accumulator.revocationHistogram),
   };
+  const enforce = accumulator.interleavings >= sometimesMinimumInterleavings;
   for (const [name, report] of Object.entries(metrics)) {
-    if (!report.passed) reasons.push(`${name} = ${report.value} misses its gate (${report.threshold.comparator} ${report.threshold.value})`);
+    // No sample is "not measured", never a pass on a placeholder value; it fails when the scenario claims the metric.
+    report.measured = report.denominator > 0;
+    const claimed = (scenario.claims ?? []).includes(name as MetricName);
+    if (!report.measured) {
+      report.passed = !(claimed && enforce);
+      if (!report.passed) reasons.push(`${name} not measured: 0 samples in ${accumulator.interleavings} interleavings, but scenario ${scenario.name} claims this metric`);
+    } else if (!report.passed) reasons.push(`${name} = ${report.value} misses its gate (${report.threshold.comparator} ${report.threshold.value})`);
   }
   const sometimes: Record<string, { fired: number; required: boolean }> = {};
-  const enforce = accumulator.interleavings >= sometimesMinimumInterleavings;
   faultNames.forEach((name: FaultName, index) => {
     const required = scenario.sometimes.includes(name);
     const fired = accumulator.faultCounts[index]!;

@@ -17,7 +17,7 @@ export const benchOptions = {
   client: 'client',
   json: 'flag',
   strategies: 'flag',
-  workers: 'count',
+  workers: 'workers',
 } as const;
 
 export const benchDefaults = { scenario: 'read-race', client: 'reference', interleavings: 5_000, repetitions: 5, seed: 1 };

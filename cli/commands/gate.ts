@@ -2,7 +2,6 @@
  * `fencesim gate`: resolve every default once, print the run spec (with the seed, chosen here when none
  * was given), run the interleavings with progress on stderr, write DIR/report.json and print the summary.
  */
-import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { ClientUnderTest } from '../../core/types.js';
@@ -29,6 +28,7 @@ import { runInterleaving } from '../../sim/world.js';
 import { parseOptions, UsageError, type ParsedOptions } from '../args.js';
 import { columns, perSecond } from '../format.js';
 import type { Io } from '../io.js';
+import { claimOutDir } from '../out-dir.js';
 import { createProgress } from '../progress.js';
 import { InterleavingCrash, runGate } from '../run-gate.js';
 import { shrinkLimitsDefault, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
@@ -42,7 +42,7 @@ export const gateOptions = {
   client: 'client',
   out: 'path',
   'max-failures': 'nonNegative',
-  workers: 'count',
+  workers: 'workers',
   'no-shrink': 'flag',
   'self-check-ratio': 'percent',
   shard: 'shard',
@@ -83,11 +83,22 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
   const options = parseOptions('gate', argv, gateOptions);
   const setup = resolveGate(options, io);
   if (options['strategies-json'] !== undefined) setup.strategies = await loadStrategies(options['strategies-json'], 'strategies-json', 'gate');
-  await prepareOutDir(setup.outDir);
+  const claim = await claimOutDir(setup.outDir, 'out', 'gate', setup.spec, reproduceGateCommand(setup.spec, setup.shard), io);
+  try {
+    const code = await runClaimed(setup, io);
+    if (code !== null) await claim.complete();
+    return code ?? 3;
+  } finally {
+    claim.abandon();
+  }
+}
+
+/** The gate once its --out is claimed (cli/out-dir.ts); null when the simulator crashed and no report was written. */
+async function runClaimed(setup: GateSetup, io: Io): Promise<number | null> {
   io.stdout(`${runSpecBlock(setup).join('\n')}\n`);
   const startMs = io.nowMs();
   const accumulator = await runWithProgress(setup, io);
-  if (accumulator === null) return 3;
+  if (accumulator === null) return null;
   const wallMs = io.nowMs() - startMs;
   const selfCheckStartMs = io.nowMs();
   const determinism = await runSelfCheck(setup);
@@ -209,14 +220,6 @@ function runSpecBlock(setup: GateSetup): string[] {
     ['self-check', setup.selfCheckRatioPercent === 0 ? 'off' : `${setup.selfCheckRatioPercent} % of the interleavings, run twice`],
   ];
   return ['fencesim gate: run spec', ...columns(rows), `reproduce this run: ${reproduceGateCommand(spec, setup.shard)}`];
-}
-
-async function prepareOutDir(outDir: string): Promise<void> {
-  try {
-    await mkdir(outDir, { recursive: true });
-  } catch (error) {
-    throw new UsageError(`--out: cannot create directory ${JSON.stringify(outDir)}: ${messageOf(error)}`, 'gate');
-  }
 }
 
 /** report.json, then summary.md, junit.xml and report.html; returns their paths in that order. */

@@ -4,11 +4,13 @@
  * reports/merge.ts), write it with its rendered formats, print the summary, and exit like the gate:
  * 0 passed, 1 failed, 4 nondeterministic; 2 for reports that do not merge (named in the message).
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../reports/atomic-file.js';
 import { mergeReports } from '../../reports/merge.js';
 import { parseOptions, UsageError } from '../args.js';
 import type { Io } from '../io.js';
+import { claimOutDir } from '../out-dir.js';
 import { splitOperands } from '../positional.js';
 import { loadReportFile } from '../report-files.js';
 import { summaryLines } from '../summary.js';
@@ -38,21 +40,25 @@ export async function mergeCommand(argv: readonly string[], io: Io): Promise<num
   );
   if (!result.ok) throw new UsageError(result.reason, 'merge');
   const { report, shrunkFrom } = result.output;
+  const claim = await claimOutDir(out, 'out', 'merge', report.runSpec, `npx fencesim merge ${operands.join(' ')} --out ${out}`, io);
   try {
-    await mkdir(out, { recursive: true });
     if (shrunkFrom !== null) {
       const source = loaded.find((input) => input.path === shrunkFrom.input.name)!;
-      await copyFile(join(source.dir, shrunkFrom.file), join(out, shrunkFrom.file)).catch((error: Error) =>
-        io.stderr(`fencesim merge: warning: cannot copy the shrunk replay file ${join(source.dir, shrunkFrom.file)}: ${error.message}\n`),
-      );
+      const from = join(source.dir, shrunkFrom.file);
+      await readFile(from)
+        .then((bytes) => writeFileAtomic(join(out, shrunkFrom.file), bytes))
+        .catch((error: Error) => io.stderr(`fencesim merge: warning: cannot copy the shrunk replay file ${from}: ${error.message}\n`));
     }
     const [path, ...rendered] = await writeAllReports(out, report, {}, io);
     const shards = loaded.map((input) => input.report.runSpec.shard).map((shard) => (shard === undefined ? 'whole run' : `${shard.index}/${shard.count}`));
     io.stdout(`fencesim merge: ${loaded.length} report${loaded.length === 1 ? '' : 's'} (shards ${shards.join(', ')}) into ${out}\n`);
     io.stdout(`${summaryLines(report, path!).join('\n')}\nrendered: ${rendered.join(', ')}\n`);
+    await claim.complete();
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`--out: cannot write the merged report into ${JSON.stringify(out)}: ${error instanceof Error ? error.message : String(error)}`, 'merge');
+  } finally {
+    claim.abandon();
   }
   return gateExitCode(report);
 }

@@ -24,7 +24,9 @@ export async function reportCommand(argv: readonly string[], io: Io): Promise<nu
   const formats = formatsOf(options.format ?? 'all');
   const strategies = options.strategies === undefined ? undefined : await loadStrategies(options.strategies, 'strategies', 'report');
   const loaded = await loadReportFile(operands[0]!, 'report');
-  const paths = await writeRenderedReports(loaded.dir, loaded.report, formats, strategies === undefined ? {} : { strategies }, io);
+  // --format html asks for HTML explicitly (exit 2 without vega); all renders what this installation can.
+  const htmlRequired = options.format === 'html';
+  const paths = await writeRenderedReports(loaded.dir, loaded.report, formats, strategies === undefined ? {} : { strategies }, io, htmlRequired);
   io.stdout(`${paths.join('\n')}\n`);
   return 0;
 }
