@@ -26,7 +26,8 @@ export interface HealthReason {
     | 'REVOCATION_NOT_PURGED'
     | 'SERVE_AGE_HIGH'
     | 'PROTOCOL_REJECTIONS'
-    | 'CACHE_STOPPED';
+    | 'CACHE_STOPPED'
+    | 'SHADOW_DISAGREEMENTS';
   severity: HealthSeverity;
   message: string;
 }
@@ -83,8 +84,12 @@ export function healthOf(state: ObserveState, nowMs: number, thresholds: Partial
     histograms: { ...state.histograms },
   };
   health.reasons = [...extra, ...connectionReasons(state, health), ...notificationReasons(state, health), ...servingReasons(state, health, nowMs, limits)];
-  health.verdict = health.reasons.some((reason) => reason.severity === 'critical') ? 'unhealthy' : health.reasons.length > 0 ? 'degraded' : 'healthy';
+  health.verdict = verdictOf(health.reasons);
   return health;
+}
+
+export function verdictOf(reasons: readonly HealthReason[]): CacheHealth['verdict'] {
+  return reasons.some((reason) => reason.severity === 'critical') ? 'unhealthy' : reasons.length > 0 ? 'degraded' : 'healthy';
 }
 
 function windowFigures(state: ObserveState, nowMs: number): WindowFigures {

@@ -81,6 +81,20 @@ export const instruments = {
 
 export type InstrumentId = keyof typeof instruments;
 
+/** The shadow rollout's instruments (adapters/mcp-sdk/observe/shadow.ts), recorded outside the fold. */
+export const shadowInstruments = {
+  comparisons: counter('fencesim.shadow.comparisons', '{serve}', "What the existing client served, compared with what the fences accepted", {
+    'fencesim.shadow.result': ['agree', 'disagree', 'unverified'],
+  }),
+  disagreements: counter('fencesim.shadow.disagreements', '{serve}', 'Serves of the existing client the fences would have refused, by reason', {
+    'fencesim.shadow.reason': ['OLDER_THAN_ACCEPTED', 'NOT_ACCEPTED', 'AFTER_CLOSE', 'REVOKED_SUBJECT', 'CATALOG_FROM_ONE_SCAN'],
+  }),
+  rolloutServes: counter('fencesim.rollout.serves', '{serve}', 'Serves by rollout path (fenced or existing client) and outcome', {
+    'fencesim.rollout.path': ['fenced', 'existing'],
+    'fencesim.serve.outcome': ['served', 'refused'],
+  }),
+} as const satisfies Record<string, InstrumentSpec>;
+
 export const instrumentIds = Object.keys(instruments) as InstrumentId[];
 
 function counter(name: string, unit: string, description: string, attributes: Record<string, readonly string[]>, labelled = false): InstrumentSpec {

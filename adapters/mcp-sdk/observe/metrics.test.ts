@@ -8,10 +8,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
+import type { Histogram } from '@opentelemetry/sdk-metrics';
 import { systemClock } from '../clock.js';
 import { FencedResourceCache } from '../fenced-cache.js';
 import { seriesKey } from '../../../observe/state.js';
+import { testMeter, valueOf } from './otel-testing.js';
 
 const require = createRequire(import.meta.url);
 const serverEverything = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
@@ -27,26 +28,6 @@ async function until(done: () => boolean, msMax: number, what: string): Promise<
   }
 }
 
-type Exported = Map<string, Array<DataPoint<number | Histogram>>>;
-
-async function exported(reader: PeriodicExportingMetricReader, exporter: InMemoryMetricExporter): Promise<Exported> {
-  await reader.forceFlush();
-  const byName: Exported = new Map();
-  const last = exporter.getMetrics().at(-1);
-  for (const scope of last?.scopeMetrics ?? []) {
-    for (const metric of scope.metrics) byName.set(metric.descriptor.name, metric.dataPoints as Array<DataPoint<number | Histogram>>);
-  }
-  return byName;
-}
-
-/** The value of the data point of `name` whose attributes include `attributes` (summed over the rest). */
-function valueOf(byName: Exported, name: string, attributes: Record<string, string> = {}): number {
-  const points = byName.get(name) ?? [];
-  return points
-    .filter((point) => Object.entries(attributes).every(([key, value]) => point.attributes[key] === value))
-    .reduce((sum, point) => sum + (typeof point.value === 'number' ? point.value : point.value.count), 0);
-}
-
 let cleanup: (() => Promise<void>) | null = null;
 afterEach(async () => {
   await cleanup?.();
@@ -55,9 +36,7 @@ afterEach(async () => {
 
 describe('metrics through OpenTelemetry against server-everything', () => {
   it('exports reconnects, a complete resubscription, reads by reason and cache age at serve', async () => {
-    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 600_000 });
-    const meterProvider = new MeterProvider({ readers: [reader] });
+    const { meterProvider, exported } = testMeter();
     const cache = new FencedResourceCache({
       connect: async () => new StdioClientTransport({ command: process.execPath, args: [serverEverything, 'stdio'], stderr: 'pipe' }),
       config: { reconcileIntervalMs: 1_000, reconcileJitterMsMax: 100 },
@@ -86,7 +65,7 @@ describe('metrics through OpenTelemetry against server-everything', () => {
     await sleep(1_200);
     expect(cache.get(docA).served).toBe(true);
 
-    const byName = await exported(reader, exporter);
+    const byName = await exported();
     const health = cache.health();
     expect(valueOf(byName, 'fencesim.cache.connections', { 'fencesim.connection.kind': 'first' })).toBe(1);
     expect(valueOf(byName, 'fencesim.cache.connections', { 'fencesim.connection.kind': 'reconnect' })).toBe(1);
