@@ -125,18 +125,18 @@ describe('the observation fold, metric by metric', () => {
     expect(run.observe.lastRound).toMatchObject({ outcome: 'complete', wanted: 2, resubscribed: 2, durationMs: 400 });
   });
 
-  it('a round is incomplete when the session ends first, or its deadline passes; a lost subscribe is counted', () => {
+  it('a round is interrupted when the session ends first, incomplete when its deadline passes; a lost subscribe is counted', () => {
     const run = new Run();
     run.feed(connected(0, 1));
     subscribed(run, A, 10);
     run.feed(disconnected(1_000, 1));
     run.feed(connected(1_500, 2)); // the subscribe of A is never answered
     run.feed(disconnected(2_000, 2));
-    expect(run.count('resubscriptionRounds', { 'fencesim.outcome': 'incomplete' })).toBe(1);
+    expect(run.count('resubscriptionRounds', { 'fencesim.outcome': 'interrupted' })).toBe(1);
     expect(run.count('subscribeOutcomes', { 'fencesim.outcome': 'session_lost' })).toBe(1);
     run.feed(connected(2_500, 3));
     run.feed({ type: 'ServeCommanded', nowMs: 2_500 + 30_001, jitter: 0, uri: A, subject: 'default' });
-    expect(run.count('resubscriptionRounds', { 'fencesim.outcome': 'incomplete' })).toBe(2);
+    expect(run.count('resubscriptionRounds', { 'fencesim.outcome': 'incomplete' })).toBe(1);
     expect(run.observe.lastRound).toMatchObject({ sessionGeneration: 3, outcome: 'incomplete', wanted: 1, resubscribed: 0, durationMs: null });
   });
 

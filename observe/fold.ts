@@ -7,12 +7,12 @@
  * It judges only what the effects say: a notification is "acted on" when its step moved a subscription,
  * sent a request, started a scan or armed a timer other than a debounce extension; "coalesced" otherwise.
  * A reconnect starts a resubscription round over the URIs wanted at that moment; the round is complete
- * when each was acked (or put in polling mode) in the new session, incomplete when the session ends first
- * or `resubscriptionDeadlineMs` passes.
+ * when each was acked (or put in polling mode) in the new session, incomplete when `resubscriptionDeadlineMs`
+ * passes first, interrupted when the session ends first (no fault of the client's).
  */
 import type { ClientEffect, ClientInput } from '../core/types.js';
 import { classifyRefusal, classifyRejection, notificationFate, notificationKind, readReasonLabel } from './classify.js';
-import { ObserveDraft, type Measurement, type ObserveState } from './state.js';
+import { ObserveDraft, type Measurement, type ObserveState, type RoundSummary } from './state.js';
 
 export interface FoldResult {
   state: ObserveState;
@@ -75,7 +75,7 @@ function onConnected(d: ObserveDraft, input: Input<'Connected'>): void {
   d.s.subscribeCapability = input.capabilities?.subscribe === true;
   d.s.live = {};
   dropRequestsBefore(d, input.sessionGeneration);
-  if (d.s.round !== null) closeRound(d, 'incomplete');
+  if (d.s.round !== null) closeRound(d, 'interrupted');
   if (!reconnect) return;
   const missing: Record<string, true> = {};
   const wanted = Object.keys(d.s.wanted);
@@ -90,7 +90,7 @@ function onDisconnected(d: ObserveDraft): void {
   d.s.connected = false;
   d.s.live = {};
   dropRequestsBefore(d, d.s.sessionGeneration + 1);
-  if (d.s.round !== null) closeRound(d, 'incomplete');
+  if (d.s.round !== null) closeRound(d, 'interrupted');
 }
 
 /** Requests of ended sessions get no answer the fence would take: a subscribe among them was lost. */
@@ -251,7 +251,7 @@ function closeOverdueRound(d: ObserveDraft): void {
   if (round !== null && d.nowMs - round.startedAtMs > d.s.config.resubscriptionDeadlineMs) closeRound(d, 'incomplete');
 }
 
-function closeRound(d: ObserveDraft, outcome: 'complete' | 'incomplete'): void {
+function closeRound(d: ObserveDraft, outcome: RoundSummary['outcome']): void {
   const round = d.s.round!;
   const durationMs = outcome === 'complete' ? d.nowMs - round.startedAtMs : null;
   d.measure('resubscriptionRounds', 1, { 'fencesim.outcome': outcome });

@@ -52,8 +52,8 @@ export const instruments = {
     'fencesim.connection.kind': ['first', 'reconnect'],
   }),
   disconnections: counter('fencesim.cache.disconnections', '{connection}', 'Sessions that ended', {}),
-  resubscriptionRounds: counter('fencesim.cache.resubscription.rounds', '{round}', 'Reconnects, by whether every wanted URI was re-subscribed in time', {
-    'fencesim.outcome': ['complete', 'incomplete'],
+  resubscriptionRounds: counter('fencesim.cache.resubscription.rounds', '{round}', 'Reconnects, by whether every wanted URI was re-subscribed in time (interrupted: the session ended first)', {
+    'fencesim.outcome': ['complete', 'incomplete', 'interrupted'],
   }),
   resubscriptionUris: counter('fencesim.cache.resubscription.uris', '{uri}', 'URIs wanted at a reconnect, and those re-subscribed in that session', {
     'fencesim.resubscription.state': ['wanted', 'resubscribed'],

@@ -46,7 +46,8 @@ export interface ResubscriptionRound {
 
 export interface RoundSummary {
   sessionGeneration: number;
-  outcome: 'complete' | 'incomplete';
+  /** incomplete: the deadline passed with URIs missing; interrupted: the session ended first. */
+  outcome: 'complete' | 'incomplete' | 'interrupted';
   wanted: number;
   resubscribed: number;
   /** Complete rounds: time from the reconnect to the last re-subscription. */

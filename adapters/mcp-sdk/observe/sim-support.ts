@@ -15,7 +15,7 @@ export { createSdkWorld, type SdkWorld } from '../sdk-world.js';
 export { naiveNoResubscribe, naiveOverwrite } from '../../../scenarios/naive.js';
 export { plan, workload } from '../../../scenarios/shape.js';
 export type { Scenario } from '../../../scenarios/scenario.js';
-export { ratio } from '../../../sim/faults.js';
+export { ratio, type FaultPlan } from '../../../sim/faults.js';
 export { runInterleaving } from '../../../sim/world.js';
 
 export interface BesideOptions {
