@@ -130,7 +130,7 @@ function onRevocationEvent(d: ObserveDraft, input: Input<'AuthorizationChanged'>
 
 /** The request a response answers (removed from the pending set); subscribe outcomes are counted here. */
 function responseOf(d: ObserveDraft, input: Input<'ResponseArrived'>): { reason: string | null } | null {
-  const id = String(input.requestId);
+  const id = pendingKey(input.requestId);
   const request = d.s.pending[id];
   if (request === undefined) return null;
   delete d.edit('pending')[id];
@@ -188,7 +188,7 @@ function onEffect(d: ObserveDraft, effect: ClientEffect, responding: { reason: s
 }
 
 function onRequestSent(d: ObserveDraft, effect: Effect<'RequestSent'>): void {
-  d.edit('pending')[String(effect.requestId)] = {
+  d.edit('pending')[pendingKey(effect.requestId)] = {
     method: effect.method,
     uri: effect.uri,
     reason: effect.reason ?? null,
@@ -216,22 +216,21 @@ function onTransitioned(d: ObserveDraft, effect: Effect<'Transitioned'>): void {
 
 function onVersionAccepted(d: ObserveDraft, effect: Effect<'VersionAccepted'>, reason: string | null): void {
   d.measure('fenceDecisions', 1, { 'fencesim.fence.decision': 'accepted' }, effect.uri);
-  const previous = d.s.digests[effect.uri];
+  const previous = d.s.accepted[effect.uri]?.digest;
   if ((reason === 'reconcile' || reason === 'poll') && previous !== undefined && previous !== effect.digest) {
     d.measure('reconciliationChanges', 1, {}, effect.uri);
     d.bucket().reconciliationChanges++;
   }
-  d.edit('acceptedAtMs')[effect.uri] = d.nowMs;
-  if (previous !== effect.digest) d.edit('digests')[effect.uri] = effect.digest;
+  d.edit('accepted')[effect.uri] = { atMs: d.nowMs, digest: effect.digest };
 }
 
 function onServed(d: ObserveDraft, uri: string): void {
   d.measure('serves', 1, {}, uri);
   const bucket = d.bucket();
   bucket.serves++;
-  const acceptedAtMs = d.s.acceptedAtMs[uri];
-  if (acceptedAtMs === undefined) return;
-  const ageMs = Math.max(0, d.nowMs - acceptedAtMs);
+  const accepted = d.s.accepted[uri];
+  if (accepted === undefined) return;
+  const ageMs = Math.max(0, d.nowMs - accepted.atMs);
   d.measure('serveAge', ageMs, {}, uri);
   if (ageMs > bucket.serveAgeMsMax) bucket.serveAgeMsMax = ageMs;
 }
@@ -241,7 +240,7 @@ function onPurged(d: ObserveDraft, effect: Effect<'PurgeDone'>): void {
   const sinceMs = d.s.revocationsPending[key];
   d.measure('revocationPurgeDuration', sinceMs === undefined ? 0 : Math.max(0, d.nowMs - sinceMs));
   if (sinceMs !== undefined) delete d.edit('revocationsPending')[key];
-  if (d.s.acceptedAtMs[effect.uri] !== undefined) delete d.edit('acceptedAtMs')[effect.uri];
+  if (d.s.accepted[effect.uri] !== undefined) delete d.edit('accepted')[effect.uri];
 }
 
 // -- rounds ---------------------------------------------------------------------------------------
@@ -261,6 +260,11 @@ function closeRound(d: ObserveDraft, outcome: RoundSummary['outcome']): void {
 }
 
 // -- helpers --------------------------------------------------------------------------------------
+
+/** Not an integer-like key: numeric keys would turn the record into a sparse array, slow to copy. */
+function pendingKey(requestId: unknown): string {
+  return 'r' + String(requestId);
+}
 
 function rejected(effects: readonly ClientEffect[]): boolean {
   return effects.some((effect) => effect.type === 'ProtocolRejected');

@@ -2,7 +2,7 @@
  * The health verdict: the fold's figures as plain data plus a verdict with reasons a person can act on,
  * judged over a trailing window ("trends, not instantaneous values"). Pure: `nowMs` is a parameter.
  */
-import { bucketsWithin, type HistogramTotal, type ObserveState, type RoundSummary } from './state.js';
+import { bucketsWithin, countsOf, type HistogramTotal, type ObserveState, type RoundSummary } from './state.js';
 
 export interface HealthThresholds {
   /** Content older than this at serve (time since the read that confirmed it) is reported. */
@@ -80,7 +80,7 @@ export function healthOf(state: ObserveState, nowMs: number, thresholds: Partial
       last: state.lastRound,
     },
     revocationsAwaitingPurge: Object.keys(state.revocationsPending).length,
-    counts: { ...state.counts },
+    counts: countsOf(state),
     histograms: { ...state.histograms },
   };
   health.reasons = [...extra, ...connectionReasons(state, health), ...notificationReasons(state, health), ...servingReasons(state, health, nowMs, limits)];

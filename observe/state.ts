@@ -7,6 +7,9 @@
 import type { Ledger } from '../core/state.js';
 import type { ReadReason, RequestMethod } from '../core/types.js';
 import { instruments, type InstrumentId } from './instruments.js';
+import { seriesCount, seriesIndexOf, seriesKey, seriesKeyAt } from './series.js';
+
+export { seriesKey } from './series.js';
 
 export interface ObserveConfig {
   /** The window of the health verdict's trend figures ("notifications in the last 10 min"). */
@@ -86,15 +89,16 @@ export interface ObserveState {
   /** URIs whose subscription the server holds in the current session (acked or polling). */
   live: Record<string, true>;
   pending: Record<string, PendingRequest>;
-  /** URI -> when the read that last confirmed its content was accepted; and that content's digest. */
-  acceptedAtMs: Record<string, number>;
-  digests: Record<string, string>;
+  /** URI -> when the read that last confirmed its content was accepted, and that content's digest. */
+  accepted: Record<string, { atMs: number; digest: string }>;
   /** `subject uri` -> when the revocation event arrived, until the purge. */
   revocationsPending: Record<string, number>;
   round: ResubscriptionRound | null;
   lastRound: RoundSummary | null;
-  /** Series key (instrument plus sorted attributes) -> total; the same figures an exporter sees. */
-  counts: Record<string, number>;
+  /** Counter totals by series (series.ts); `countsOf` gives them keyed. The same figures an exporter sees. */
+  counts: number[];
+  /** Totals of series outside the catalogue's closed sets (none from the reference core). */
+  otherCounts: Record<string, number>;
   histograms: Record<string, HistogramTotal>;
   window: WindowBucket[];
 }
@@ -116,12 +120,12 @@ export function initialObserveState(config: Partial<ObserveConfig> = {}): Observ
     wanted: {},
     live: {},
     pending: {},
-    acceptedAtMs: {},
-    digests: {},
+    accepted: {},
     revocationsPending: {},
     round: null,
     lastRound: null,
-    counts: {},
+    counts: new Array<number>(seriesCount).fill(0),
+    otherCounts: {},
     histograms: {},
     window: [],
   };
@@ -139,38 +143,43 @@ export function observeStateFromLedger(ledger: Ledger, config: Partial<ObserveCo
   }
   for (const uri of Object.keys(ledger.versions)) {
     const version = ledger.versions[uri]!;
-    state.acceptedAtMs[uri] = version.acceptedAtMs;
-    state.digests[uri] = version.digest;
+    state.accepted[uri] = { atMs: version.acceptedAtMs, digest: version.digest };
   }
   return state;
 }
 
-export function seriesKey(instrument: InstrumentId, attributes: Record<string, string>): string {
-  const keys = Object.keys(attributes);
-  if (keys.length === 0) return instrument;
-  keys.sort();
-  let key = instrument;
-  for (const name of keys) key += '|' + name + '=' + attributes[name];
-  return key;
+/** Counter totals keyed by series (non-zero only). */
+export function countsOf(state: ObserveState): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (let index = 0; index < state.counts.length; index++) if (state.counts[index] !== 0) counts[seriesKeyAt(index)] = state.counts[index]!;
+  for (const key of Object.keys(state.otherCounts)) counts[key] = state.otherCounts[key]!;
+  return counts;
 }
 
-type RecordField = 'wanted' | 'live' | 'pending' | 'acceptedAtMs' | 'digests' | 'revocationsPending' | 'counts' | 'histograms';
+export function countOf(state: ObserveState, instrument: InstrumentId, attributes: Record<string, string> = {}): number {
+  const key = seriesKey(instrument, attributes);
+  const index = seriesIndexOf(key);
+  return index === undefined ? (state.otherCounts[key] ?? 0) : state.counts[index]!;
+}
+
+const fieldBits = { wanted: 1, live: 2, pending: 4, accepted: 8, revocationsPending: 16, otherCounts: 32, histograms: 64, counts: 128, window: 256 } as const;
+type RecordField = 'wanted' | 'live' | 'pending' | 'accepted' | 'revocationsPending' | 'otherCounts' | 'histograms';
 
 /** A step's working copy: fields are copied on first write, so the input state stays untouched. */
 export class ObserveDraft {
   readonly s: ObserveState;
   readonly measurements: Measurement[] = [];
-  private readonly copied = new Set<RecordField | 'window'>();
+  private copied = 0;
 
   constructor(state: ObserveState, readonly nowMs: number) {
-    this.s = { ...state };
+    this.s = copyState(state);
     if (nowMs > this.s.lastAtMs) this.s.lastAtMs = nowMs;
   }
 
   edit<F extends RecordField>(field: F): ObserveState[F] {
-    if (!this.copied.has(field)) {
-      this.copied.add(field);
-      this.s[field] = { ...this.s[field] };
+    if ((this.copied & fieldBits[field]) === 0) {
+      this.copied |= fieldBits[field];
+      this.s[field] = { ...this.s[field] } as ObserveState[F];
     }
     return this.s[field];
   }
@@ -186,8 +195,17 @@ export class ObserveDraft {
         maxMs: Math.max(previous?.maxMs ?? value, value),
       };
     } else {
-      const counts = this.edit('counts');
-      counts[key] = (counts[key] ?? 0) + value;
+      const index = seriesIndexOf(key);
+      if (index === undefined) {
+        const other = this.edit('otherCounts');
+        other[key] = (other[key] ?? 0) + value;
+        return;
+      }
+      if ((this.copied & fieldBits.counts) === 0) {
+        this.copied |= fieldBits.counts;
+        this.s.counts = this.s.counts.slice();
+      }
+      this.s.counts[index]! += value;
     }
   }
 
@@ -195,8 +213,8 @@ export class ObserveDraft {
   bucket(): WindowBucket {
     const { bucketMs, windowMs } = this.s.config;
     const startMs = this.nowMs - (this.nowMs % bucketMs);
-    if (!this.copied.has('window')) {
-      this.copied.add('window');
+    if ((this.copied & fieldBits.window) === 0) {
+      this.copied |= fieldBits.window;
       this.s.window = this.s.window.slice();
     }
     const window = this.s.window;
@@ -211,6 +229,30 @@ export class ObserveDraft {
     while (window.length > 0 && window[0]!.startMs + bucketMs <= this.nowMs - windowMs) window.shift();
     return fresh;
   }
+}
+
+/** A shallow copy as an explicit literal (measured faster than an object spread on the hot path). */
+function copyState(state: ObserveState): ObserveState {
+  return {
+    schema: state.schema,
+    config: state.config,
+    connected: state.connected,
+    everConnected: state.everConnected,
+    sessionGeneration: state.sessionGeneration,
+    subscribeCapability: state.subscribeCapability,
+    lastAtMs: state.lastAtMs,
+    wanted: state.wanted,
+    live: state.live,
+    pending: state.pending,
+    accepted: state.accepted,
+    revocationsPending: state.revocationsPending,
+    round: state.round,
+    lastRound: state.lastRound,
+    counts: state.counts,
+    otherCounts: state.otherCounts,
+    histograms: state.histograms,
+    window: state.window,
+  };
 }
 
 /** The buckets of `state.window` that overlap the window ending at `nowMs`. */

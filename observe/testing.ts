@@ -8,7 +8,7 @@ import { ackOutcome, contentOutcome, deepFreeze, responded, subscribeCommanded, 
 import type { ClientConfig, ClientEffect, ClientInput } from '../core/types.js';
 import { foldStep } from './fold.js';
 import type { instruments } from './instruments.js';
-import { initialObserveState, seriesKey, type Measurement, type ObserveConfig, type ObserveState } from './state.js';
+import { countOf, initialObserveState, type Measurement, type ObserveConfig, type ObserveState } from './state.js';
 
 /** The reference core and the fold side by side, as the fenced cache runs them. */
 export class Run {
@@ -57,7 +57,7 @@ export class Run {
   }
 
   count(instrument: keyof typeof instruments, attributes: Record<string, string> = {}): number {
-    return this.observe.counts[seriesKey(instrument, attributes)] ?? 0;
+    return countOf(this.observe, instrument, attributes);
   }
 }
 

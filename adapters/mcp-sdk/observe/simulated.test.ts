@@ -9,7 +9,7 @@ import { referenceClient } from '../../../core/reducer.js';
 import type { ClientUnderTest } from '../../../core/types.js';
 import { foldStep } from '../../../observe/fold.js';
 import { healthOf, type CacheHealth } from '../../../observe/health.js';
-import { initialObserveState, seriesKey, type ObserveState } from '../../../observe/state.js';
+import { countOf, countsOf, initialObserveState, seriesKey, type ObserveState } from '../../../observe/state.js';
 import { naiveNoResubscribe, plan, ratio, runInterleaving, workload, type FaultPlan, type Scenario } from './sim-support.js';
 
 /** The client under test, unchanged, with every step also folded into `observed.state`. */
@@ -39,9 +39,9 @@ function scenarioWith(name: string, faults: FaultPlan): Scenario {
   };
 }
 
-const count = (state: ObserveState, instrument: Parameters<typeof seriesKey>[0], attributes: Record<string, string> = {}): number => state.counts[seriesKey(instrument, attributes)] ?? 0;
+const count = countOf;
 const total = (state: ObserveState, instrument: string): number =>
-  Object.entries(state.counts).reduce((sum, [key, value]) => (key === instrument || key.startsWith(instrument + '|') ? sum + value : sum), 0);
+  Object.entries(countsOf(state)).reduce((sum, [key, value]) => (key === instrument || key.startsWith(instrument + '|') ? sum + value : sum), 0);
 
 interface Dashboard {
   reconciliationChanges: number;
