@@ -63,7 +63,7 @@ export const instruments = {
     'fencesim.notification.kind': notificationKinds,
     'fencesim.notification.fate': notificationFates,
   }),
-  reads: counter('fencesim.cache.reads', '{request}', 'resources/read requests sent, by why', { 'fencesim.read.reason': readReasons }, true),
+  reads: counter('fencesim.cache.reads', '{request}', 'resources/read requests sent, by why (authorization: the lease revalidation read)', { 'fencesim.read.reason': readReasons }, true),
   fenceDecisions: counter('fencesim.cache.fence.decisions', '{response}', 'Read responses judged by the ordinal and close fences', {
     'fencesim.fence.decision': fenceDecisions,
     'fencesim.stale.reason': staleReasons,
