@@ -104,6 +104,13 @@ describe('the observation fold, metric by metric', () => {
     expect(run.observe.histograms[seriesKey('revocationPurgeDuration', {})]).toEqual({ count: 1, sumMs: 0, maxMs: 0 });
     expect(run.observe.revocationsPending).toEqual({});
     expect(run.count('refusals', { 'fencesim.refusal.reason': 'revoked' })).toBe(1);
+    // The same revocation again: already purged, nothing is pending; a grant then a new revocation purges again.
+    run.feed({ type: 'AuthorizationChanged', nowMs: 70, jitter: 0, subject: 'default', uri: A, allowed: false });
+    expect(run.observe.revocationsPending).toEqual({});
+    run.feed({ type: 'AuthorizationChanged', nowMs: 80, jitter: 0, subject: 'default', uri: A, allowed: true });
+    run.feed({ type: 'AuthorizationChanged', nowMs: 90, jitter: 0, subject: 'default', uri: A, allowed: false });
+    expect(run.observe.revocationsPending).toEqual({});
+    expect(run.observe.histograms[seriesKey('revocationPurgeDuration', {})]!.count).toBe(2);
   });
 
   it('a reconnect: the resubscription round completes when every wanted URI is acked, with its duration', () => {

@@ -45,6 +45,7 @@ export function foldStep(state: ObserveState, input: ClientInput, effects: reado
       break;
     case 'AuthorizationChanged':
       if (input.allowed === false) onRevocationEvent(d, input, effects);
+      else if (d.s.revoked[input.subject + ' ' + input.uri] !== undefined) delete d.edit('revoked')[input.subject + ' ' + input.uri];
       break;
     default:
       break;
@@ -125,7 +126,10 @@ function onNotification(d: ObserveDraft, input: Input<'NotificationArrived'>, ef
 function onRevocationEvent(d: ObserveDraft, input: Input<'AuthorizationChanged'>, effects: readonly ClientEffect[]): void {
   const learned = effects.find((effect): effect is Effect<'RevocationLearned'> => effect.type === 'RevocationLearned');
   const key = input.subject + ' ' + (learned?.uri ?? input.uri);
+  if (learned === undefined && d.s.revoked[key] !== undefined) return; // already revoked and purged: nothing to do
   if (d.s.revocationsPending[key] === undefined) d.edit('revocationsPending')[key] = d.nowMs;
+  // The feed may spell the URI differently from the core's canonical form: remember that spelling too.
+  if (learned !== undefined && learned.uri !== input.uri) d.edit('revoked')[input.subject + ' ' + input.uri] = true;
 }
 
 /** The request a response answers (removed from the pending set); subscribe outcomes are counted here. */
@@ -174,6 +178,9 @@ function onEffect(d: ObserveDraft, effect: ClientEffect, responding: { reason: s
       break;
     case 'ContentRefused':
       d.measure('refusals', 1, { 'fencesim.refusal.reason': classifyRefusal(effect.reason) }, effect.uri);
+      break;
+    case 'RevocationLearned':
+      if (d.s.revoked[effect.subject + ' ' + effect.uri] === undefined) d.edit('revoked')[effect.subject + ' ' + effect.uri] = true;
       break;
     case 'PurgeDone':
       onPurged(d, effect);

@@ -93,6 +93,8 @@ export interface ObserveState {
   accepted: Record<string, { atMs: number; digest: string }>;
   /** `subject uri` -> when the revocation event arrived, until the purge. */
   revocationsPending: Record<string, number>;
+  /** `subject uri` pairs the client learned were revoked (a repeated revocation event has nothing to purge). */
+  revoked: Record<string, true>;
   round: ResubscriptionRound | null;
   lastRound: RoundSummary | null;
   /** Counter totals by series (series.ts); `countsOf` gives them keyed. The same figures an exporter sees. */
@@ -122,6 +124,7 @@ export function initialObserveState(config: Partial<ObserveConfig> = {}): Observ
     pending: {},
     accepted: {},
     revocationsPending: {},
+    revoked: {},
     round: null,
     lastRound: null,
     counts: new Array<number>(seriesCount).fill(0),
@@ -141,6 +144,7 @@ export function observeStateFromLedger(ledger: Ledger, config: Partial<ObserveCo
   for (const uri of Object.keys(ledger.subscriptions)) {
     if (!closedStates.has(ledger.subscriptions[uri]!.state)) state.wanted[uri] = true;
   }
+  for (const key of Object.keys(ledger.revoked)) state.revoked[key] = true;
   for (const uri of Object.keys(ledger.versions)) {
     const version = ledger.versions[uri]!;
     state.accepted[uri] = { atMs: version.acceptedAtMs, digest: version.digest };
@@ -162,8 +166,8 @@ export function countOf(state: ObserveState, instrument: InstrumentId, attribute
   return index === undefined ? (state.otherCounts[key] ?? 0) : state.counts[index]!;
 }
 
-const fieldBits = { wanted: 1, live: 2, pending: 4, accepted: 8, revocationsPending: 16, otherCounts: 32, histograms: 64, counts: 128, window: 256 } as const;
-type RecordField = 'wanted' | 'live' | 'pending' | 'accepted' | 'revocationsPending' | 'otherCounts' | 'histograms';
+const fieldBits = { wanted: 1, live: 2, pending: 4, accepted: 8, revocationsPending: 16, otherCounts: 32, histograms: 64, counts: 128, window: 256, revoked: 512 } as const;
+type RecordField = 'wanted' | 'live' | 'pending' | 'accepted' | 'revocationsPending' | 'revoked' | 'otherCounts' | 'histograms';
 
 /** A step's working copy: fields are copied on first write, so the input state stays untouched. */
 export class ObserveDraft {
@@ -246,6 +250,7 @@ function copyState(state: ObserveState): ObserveState {
     pending: state.pending,
     accepted: state.accepted,
     revocationsPending: state.revocationsPending,
+    revoked: state.revoked,
     round: state.round,
     lastRound: state.lastRound,
     counts: state.counts,

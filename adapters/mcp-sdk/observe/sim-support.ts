@@ -12,11 +12,12 @@ import { createSdkWorld, simulatedRequestTimeoutMs, type SdkWorld } from '../sdk
 import { createVirtualLink } from '../virtual-transport.js';
 
 export { createSdkWorld, type SdkWorld } from '../sdk-world.js';
-export { naiveNoResubscribe, naiveOverwrite } from '../../../scenarios/naive.js';
+export { naiveCacheAfterRevoke, naiveNoResubscribe, naiveOverwrite } from '../../../scenarios/naive.js';
 export { plan, workload } from '../../../scenarios/shape.js';
 export type { Scenario } from '../../../scenarios/scenario.js';
 export { ratio, type FaultPlan } from '../../../sim/faults.js';
-export { runInterleaving } from '../../../sim/world.js';
+export { runInterleaving, type InterleavingResult } from '../../../sim/world.js';
+export { implementedFaults, capabilityFaults } from '../../../sim/faults.js';
 
 export interface BesideOptions {
   seed: number;
