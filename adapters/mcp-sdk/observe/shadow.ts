@@ -128,7 +128,8 @@ export class ShadowRollout {
 
   /**
    * Serves `uri` from its path: the fenced cache, or the existing client (`existing` returns its content, or
-   * undefined when it has none). What the existing path serves is compared like any `reportServed`.
+   * undefined when it has none). What the existing path serves is compared like any `reportServed`. A refusal on
+   * the fenced path is returned as is: falling back to the existing client would serve what the fence refused.
    */
   serve(uri: string, subject: string, existing: () => string | undefined): RolloutServeResult {
     const path = this.pathOf(uri);
