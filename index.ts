@@ -16,3 +16,7 @@ export type { Scenario } from './scenarios/scenario.js';
 export { clients, findClient } from './scenarios/clients.js';
 export { naiveClient, type NaiveFlags } from './scenarios/naive.js';
 export { gateTest, assertSafe, type GateTestOptions, type GateTestChunk, type TestRegistrar } from './cli/vitest-gate.js';
+export { instruments, shadowInstruments, uriLabelAttribute, type InstrumentSpec, type InstrumentId } from './observe/instruments.js';
+export { foldStep, foldAdapterEffect, type FoldResult } from './observe/fold.js';
+export { initialObserveState, observeStateFromLedger, countsOf, countOf, seriesKey, defaultObserveConfig, type ObserveState, type ObserveConfig, type Measurement } from './observe/state.js';
+export { healthOf, formatHealth, defaultHealthThresholds, type CacheHealth, type HealthReason, type HealthThresholds } from './observe/health.js';

@@ -8,6 +8,7 @@ import type { Ledger } from '../../core/state.js';
 import type { ContentEncoding, ClientConfig, ClientEffect, ClientInput, ClientInputType, ClientUnderTest, Rejection } from '../../core/types.js';
 import type { Clock } from './clock.js';
 import type { TransportErrorKind } from './sdk-outcomes.js';
+import type { CacheObserveOptions } from './observe/metrics.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An input without the `nowMs` and `jitter` the cache fills in. */
@@ -87,6 +88,8 @@ export interface FencedResourceCacheOptions {
   contentStore?: ContentStore;
   /** Reconnect after an unexpected close (default {delayMs: 1000, delayMsMax: 30000}); false: never. */
   reconnect?: ReconnectPolicy | false;
+  /** Metrics through OpenTelemetry (a no-op without a meter provider) and the window of `health()`. */
+  observe?: CacheObserveOptions;
 }
 
 export type GetResult =

@@ -81,9 +81,13 @@ import {
 } from './cache-types.js';
 import { SET_TIMEOUT_MS_MAX, systemClock, type Clock, type TimerHandle } from './clock.js';
 import { classifyTransportError, describeError, interpretRequestFailure } from './sdk-outcomes.js';
+import { CacheObserver } from './observe/metrics.js';
+import type { CacheHealth } from '../../observe/health.js';
 
 export * from './cache-types.js';
 export { invalidResultCode, stripMcpPrefix } from './sdk-outcomes.js';
+export type { CacheHealth, HealthReason } from '../../observe/health.js';
+export type { CacheObserveOptions } from './observe/metrics.js';
 
 const RECORDS_MAX = 200;
 
@@ -120,6 +124,7 @@ export class FencedResourceCache {
   private reconnectAttempts = 0;
   private isClosed = false;
   private rawCapabilities: SdkServerCapabilities | undefined;
+  private readonly observer: CacheObserver;
   private readonly diagnosticsData: CacheDiagnostics = {
     transportErrors: [],
     transportErrorCount: 0,
@@ -154,6 +159,7 @@ export class FencedResourceCache {
     } else {
       this.state = client.init(config);
     }
+    this.observer = new CacheObserver(options.observe, options.ledger);
     const timeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
     if (!(typeof timeout === 'number' && timeout > 0)) throw new RangeError(`FencedResourceCache: requestTimeoutMs must be a positive number, got ${String(timeout)}`);
     this.requestOptions = { timeout: Math.min(timeout, SET_TIMEOUT_MS_MAX) };
@@ -313,6 +319,12 @@ export class FencedResourceCache {
     return this.logic.name;
   }
 
+  /** The observed figures as plain data and a verdict with reasons (observe/health.ts), as of now. */
+  health(): CacheHealth {
+    const failure = this.diagnosticsData.failure;
+    return this.observer.health(this.clock.nowMs(), failure === null ? [] : [{ code: 'CACHE_STOPPED', severity: 'critical', message: `the cache stopped after a core error: ${failure}` }]);
+  }
+
   diagnostics(): CacheDiagnostics {
     return JSON.parse(JSON.stringify(this.diagnosticsData)) as CacheDiagnostics;
   }
@@ -447,6 +459,7 @@ export class FencedResourceCache {
       return [];
     }
     for (const listener of this.stepListeners) this.callListener(() => listener(input, effects));
+    this.callListener(() => this.observer.step(input, effects));
     for (const effect of effects) this.execute(effect);
     const meta: EffectMeta = { atMs: input.nowMs, source: 'core', input: input.type };
     for (const effect of effects) {
@@ -566,6 +579,7 @@ export class FencedResourceCache {
     this.pushBounded(this.diagnosticsData.adapterRejections, rejection);
     const effect: ClientEffect = { type: 'ProtocolRejected', rejection };
     const meta: EffectMeta = { atMs: this.clock.nowMs(), source: 'adapter', input: null };
+    this.callListener(() => this.observer.adapterEffect(meta.atMs, effect));
     for (const listener of this.effectListeners) this.callListener(() => listener(effect, meta));
   }
 

@@ -14,7 +14,7 @@ import type { ClientEffect } from '../../core/types.js';
 import { createPrng, deriveSeed } from '../../sim/prng.js';
 import { systemClock, type Clock } from './clock.js';
 import { FaultInjectingTransport, noIncomingFaults, validateIncomingFaults, type IncomingFaults } from './fault-transport.js';
-import { FencedResourceCache, type EffectMeta } from './fenced-cache.js';
+import { FencedResourceCache, type CacheHealth, type EffectMeta } from './fenced-cache.js';
 import { checkProbeInvariants, type ProbeCheck } from './probe-checks.js';
 
 export { formatProbeReport } from './probe-format.js';
@@ -101,6 +101,8 @@ export interface ProbeReport {
   expectations: ProbeCheck[];
   cleanup: { closeMs: number | null; killFallback: boolean; processGone: boolean | null };
   stderrTail: string;
+  /** `cache.health()` at the end of the observation period (before the unsubscribes). */
+  health: CacheHealth | null;
 }
 
 /** What the checks need (recorded during the run). */
@@ -227,6 +229,7 @@ async function probeBody(
     report.toggleTool.calls++;
   }
   await sleep(options.durationMs);
+  report.health = cache.health();
 
   for (const uri of uris) cache.unsubscribe(uri);
   const closed = (uri: string): boolean => observations.effects.some(({ effect }) => effect.type === 'SubscriptionClosed' && effect.uri === uri);
@@ -353,6 +356,7 @@ function emptyReport(options: ProbeOptions, faults: IncomingFaults): ProbeReport
     expectations: [],
     cleanup: { closeMs: null, killFallback: false, processGone: null },
     stderrTail: '',
+    health: null,
   };
 }
 
@@ -365,6 +369,7 @@ function finishReport(report: ProbeReport, cache: FencedResourceCache, observati
       report.fenceDecisions.push({ atMs: meta.atMs, type: effect.type, uri: 'uri' in effect ? effect.uri : '', detail: decisionDetail(effect) });
     }
   }
+  report.health ??= cache.health();
   const diagnostics = cache.diagnostics();
   report.malformedMessages = diagnostics.transportErrors.map((error) => ({ atMs: error.atMs, kind: error.kind, message: error.message }));
   const graceMs = (options.graceMs ?? 1_000) + (faults.delay !== null ? faults.delayMsMax : 0) + (faults.duplicate !== null ? 1 : 0);

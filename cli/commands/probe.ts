@@ -11,6 +11,7 @@
 import { formatProbeReport, runProbe, type ProbeOptions, type ProbeReport } from '../../adapters/mcp-sdk/probe.js';
 import type { IncomingFaults } from '../../adapters/mcp-sdk/fault-transport.js';
 import { formatSeed } from '../../sim/prng.js';
+import { formatHealth } from '../../observe/health.js';
 import { parseOptions, UsageError } from '../args.js';
 import type { Io } from '../io.js';
 
@@ -61,7 +62,8 @@ export async function probeCommand(argv: readonly string[], io: Io): Promise<num
     throw error;
   }
   const code = probeExitCode(report);
-  io.stdout(options.json === true ? `${JSON.stringify(report)}\n` : `${formatProbeReport(report)}\n${verdictLine(report, code)}\n`);
+  const health = report.health === null ? '' : `${formatHealth(report.health)}\n`;
+  io.stdout(options.json === true ? `${JSON.stringify(report)}\n` : `${formatProbeReport(report)}\n${health}${verdictLine(report, code)}\n`);
   return code;
 }
 

@@ -1,0 +1,71 @@
+/**
+ * Test support: the reference core and the observation fold stepped side by side, as the fenced cache runs
+ * them (not part of the build).
+ */
+import { step } from '../core/reducer.js';
+import { initialState, type CoreState } from '../core/state.js';
+import { ackOutcome, contentOutcome, deepFreeze, responded, subscribeCommanded, testConfig, timerFired } from '../core/testing.js';
+import type { ClientConfig, ClientEffect, ClientInput } from '../core/types.js';
+import { foldStep } from './fold.js';
+import type { instruments } from './instruments.js';
+import { countOf, initialObserveState, type Measurement, type ObserveConfig, type ObserveState } from './state.js';
+
+/** The reference core and the fold side by side, as the fenced cache runs them. */
+export class Run {
+  core: CoreState;
+  observe: ObserveState;
+  readonly measurements: Measurement[] = [];
+  effects: ClientEffect[] = [];
+  readonly all: ClientEffect[] = [];
+  nowMs = 0;
+
+  constructor(config: Partial<ClientConfig> = {}, observeConfig: Partial<ObserveConfig> = {}) {
+    this.core = initialState(testConfig(config));
+    this.observe = initialObserveState(observeConfig);
+  }
+
+  feed(input: ClientInput): ClientEffect[] {
+    this.nowMs = input.nowMs;
+    const result = step(this.core, input);
+    this.core = result.state;
+    this.effects = result.effects;
+    this.all.push(...result.effects);
+    const folded = foldStep(deepFreeze(this.observe), input, result.effects);
+    this.observe = folded.state;
+    this.measurements.push(...folded.measurements);
+    return result.effects;
+  }
+
+  /** The request id of the last RequestSent for `uri` with `method`. */
+  request(method: string, uri: string, effects = this.effects): number {
+    const sent = effects.filter((effect) => effect.type === 'RequestSent' && effect.method === method && effect.uri === uri);
+    if (sent.length === 0) throw new Error(`no ${method} for ${uri} in ${JSON.stringify(effects.map((effect) => effect.type))}`);
+    return (sent[sent.length - 1] as Extract<ClientEffect, { type: 'RequestSent' }>).requestId;
+  }
+
+  /** Fires the latest arming of `timerKey` at its deadline. */
+  fire(timerKey: string): void {
+    const armed = this.all.filter((effect): effect is Extract<ClientEffect, { type: 'TimerArmed' }> => effect.type === 'TimerArmed' && effect.timerKey === timerKey).at(-1);
+    if (armed === undefined) throw new Error(`timer ${timerKey} was never armed`);
+    this.feed(timerFired(armed.deadlineMs, timerKey, armed.deadlineMs));
+  }
+
+  /** Fires the reconciliation timer of `uri` and answers its read with `text`. */
+  reconcile(uri: string, text: string, session = 1): void {
+    this.fire(`reconcile:${uri}`);
+    this.feed(responded(this.nowMs + 5, session, this.request('resources/read', uri), contentOutcome(uri, text)));
+  }
+
+  count(instrument: keyof typeof instruments, attributes: Record<string, string> = {}): number {
+    return countOf(this.observe, instrument, attributes);
+  }
+}
+
+export function subscribed(run: Run, uri: string, nowMs: number, session = 1): number {
+  run.feed(subscribeCommanded(nowMs, uri));
+  run.feed(responded(nowMs + 1, session, run.request('resources/subscribe', uri), ackOutcome));
+  const readId = run.request('resources/read', uri);
+  run.feed(responded(nowMs + 2, session, readId, contentOutcome(uri, `${uri} v1`)));
+  return readId;
+}
+
