@@ -4,49 +4,32 @@
  * `config.contentCharsMax` accepts it.
  */
 import { describe, expect, it } from 'vitest';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { VirtualClock } from './clock.js';
-import { FencedResourceCache } from './fenced-cache.js';
-import { simulatedRequestTimeoutMs } from './sdk-world.js';
-import { createVirtualLink, type VirtualTransport } from './virtual-transport.js';
+import { scriptedCache } from '../../test/scripted-cache.js';
 
 const BIG = 'mem://limit/big';
 const SMALL = 'mem://limit/small';
 const FOUR_MB = 4 * 1024 * 1024;
 
 function limitWorld(contentCharsMax?: number) {
-  const clock = new VirtualClock();
   const reads = new Map<string, number>();
   let bigBody = 'b'.repeat(FOUR_MB);
-  let server: VirtualTransport | null = null;
-  const reply = (message: Record<string, unknown>, result: unknown): void => void server!.send({ jsonrpc: '2.0', id: message.id, result } as unknown as JSONRPCMessage);
-  const onRequest = (message: Record<string, unknown>): void => {
-    const uri = (message.params as { uri?: string } | undefined)?.uri ?? '';
-    if (message.method === 'initialize') {
-      reply(message, { protocolVersion: '2025-11-25', capabilities: { resources: { subscribe: true } }, serverInfo: { name: 'limit', version: '1' } });
-    } else if (message.method === 'resources/read') {
-      reads.set(uri, (reads.get(uri) ?? 0) + 1);
-      reply(message, { contents: [{ uri, mimeType: 'text/plain', text: uri === BIG ? bigBody : `small ${reads.get(uri)}` }] });
-    } else if (message.id !== undefined) {
-      reply(message, {});
-    }
-  };
-  const cache = new FencedResourceCache({
-    clock,
-    jitter: () => 0,
-    requestTimeoutMs: simulatedRequestTimeoutMs,
-    reconnect: false,
-    ...(contentCharsMax === undefined ? {} : { config: { contentCharsMax } }),
-    connect: async () => {
-      const [clientSide, serverSide] = createVirtualLink({ scheduler: clock, faults: { seed: 1 } });
-      server = serverSide;
-      serverSide.onmessage = (message) => onRequest(message as unknown as Record<string, unknown>);
-      await serverSide.start();
-      return clientSide;
+  const reply = (message: Record<string, unknown>, result: unknown): void => scripted.send({ id: message.id, result });
+  const scripted = scriptedCache(
+    (message) => {
+      const uri = (message.params as { uri?: string } | undefined)?.uri ?? '';
+      if (message.method === 'initialize') {
+        reply(message, { protocolVersion: '2025-11-25', capabilities: { resources: { subscribe: true } }, serverInfo: { name: 'limit', version: '1' } });
+      } else if (message.method === 'resources/read') {
+        reads.set(uri, (reads.get(uri) ?? 0) + 1);
+        reply(message, { contents: [{ uri, mimeType: 'text/plain', text: uri === BIG ? bigBody : `small ${reads.get(uri)}` }] });
+      } else if (message.id !== undefined) {
+        reply(message, {});
+      }
     },
-  });
-  const updated = (uri: string): void => void server!.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } } as unknown as JSONRPCMessage);
-  return { clock, cache, reads, updated, shrink: () => (bigBody = 'fits now') };
+    contentCharsMax === undefined ? {} : { config: { contentCharsMax } },
+  );
+  const updated = (uri: string): void => scripted.send({ method: 'notifications/resources/updated', params: { uri } });
+  return { clock: scripted.clock, cache: scripted.cache, reads, updated, shrink: () => (bigBody = 'fits now') };
 }
 
 describe('content over the limit', () => {
