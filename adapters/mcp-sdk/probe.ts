@@ -10,7 +10,7 @@
  * by process group that nothing is left). Observations are checked online (probe-checks.ts), so memory stays
  * bounded under a notification flood. The report is plain JSON.
  */
-import type { ClientEffect } from '../../core/types.js';
+import { defaultClientConfig, type ClientEffect } from '../../core/types.js';
 import { createPrng, deriveSeed } from '../../sim/prng.js';
 import { systemClock, type Clock } from './clock.js';
 import { FaultInjectingTransport, noIncomingFaults, validateIncomingFaults, type IncomingFaults } from './fault-transport.js';
@@ -20,7 +20,6 @@ import { probeBody, ProbeVerdict } from './probe/probe-body.js';
 import { ProcessGroupTransport } from './probe/process-group-transport.js';
 import { processGroupMembers } from './probe/process-group.js';
 import type { FenceDecision, ProbeOptions, ProbeReport } from './probe/probe-types.js';
-import { defaultClientConfig } from '../../core/types.js';
 
 export { formatProbeReport } from './probe-format.js';
 export { isAlive, processGroupMembers } from './probe/process-group.js';

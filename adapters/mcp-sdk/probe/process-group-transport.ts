@@ -159,6 +159,8 @@ export class ProcessGroupTransport implements Transport {
 
   private async runEnd(): Promise<void> {
     const child = this.child;
+    // Closed while the spawn is under way: wait for it to start (or fail), then end it like any other.
+    if (child !== null) await this.waitUntil(() => this.record.processGroup !== null || this.record.spawnError !== null, 2_000);
     const pgid = this.record.processGroup;
     if (child === null || pgid === null) {
       this.record.remaining ??= [];
