@@ -116,7 +116,8 @@ const footer = `Exit codes: 0 success or gate passed; 1 gate failed or violation
 (including a replay file that is corrupted, truncated, of the wrong schema, out of range, or that diverges);
 3 internal error (the simulator threw; the crashing seed is printed); 4 nondeterminism (the gate's
 self-check ran a seed twice and got two different traces; the seed and the first differing timeline
-line are printed).`;
+line are printed). probe has its own 3, 4 and 5: the server did not start or answer initialize, declares no
+resources capability, or nothing was observed (fencesim help probe).`;
 
 export function usageText(): string {
   const blocks = commandNames.map((name) => commandUsage[name]);
