@@ -68,7 +68,8 @@ export async function probeBody(context: ProbeContext): Promise<void> {
   report.spec.uris = uris;
   recorder.watch(uris);
   for (const uri of uris) cache.subscribe(uri);
-  await until(() => uris.every((uri) => recorder.isSubscribeAcked(uri)), 5_000);
+  // As long as the SDK waits for the answer: behind a flood of notifications the ACK is late, not missing.
+  await until(() => uris.every((uri) => recorder.isSubscribeAcked(uri)), context.requestTimeoutMs);
   if (report.toggleTool.listed) await callToggle(context);
   const observeEnd = context.at() + options.durationMs;
   let nextTriggerAt = context.at();
@@ -82,7 +83,7 @@ export async function probeBody(context: ProbeContext): Promise<void> {
   }
 
   for (const uri of uris) cache.unsubscribe(uri);
-  await until(() => uris.every((uri) => recorder.isClosed(uri)), 5_000);
+  await until(() => uris.every((uri) => recorder.isClosed(uri)), context.requestTimeoutMs);
   await sleep(options.quietMs ?? 6_000);
   if (report.toggleTool.listed && cache.connected) await callToggle(context).catch(() => undefined);
 }
