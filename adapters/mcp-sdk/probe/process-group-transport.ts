@@ -134,7 +134,8 @@ export class ProcessGroupTransport implements Transport {
       });
       this.exited = new Promise((done) => child.once('exit', (code, signal) => (this.onExit(code, signal), done())));
       child.stdout!.on('data', (chunk: Buffer) => this.splitter.push(chunk));
-      child.stderr!.on('data', (chunk: Buffer) => this.stderrTail.push(chunk.toString('utf8')));
+      child.stderr!.setEncoding('utf8'); // decodes characters split across chunks
+      child.stderr!.on('data', (chunk: string) => this.stderrTail.push(chunk));
       for (const stream of [child.stdin!, child.stdout!, child.stderr!]) stream.on('error', (error: Error) => this.onStreamError(error));
     });
   }
