@@ -1,16 +1,17 @@
 /**
- * The HTML report opened in a real browser (Debian's headless `chromium`, installed by .ci/run): the page
+ * The HTML report opened in a real browser (found, or on a fresh Debian machine installed, by
+ * scripts/chromium.mjs, the `pretest` step of `npm test`; FENCESIM_CHROMIUM names another one): the page
  * loads from a file:// URL with networking disabled, every figure's svg is parsed as SVG and its marks have
  * a laid-out size, and a screenshot is taken. Fails, rather than skipping, when chromium is missing, unless
  * FENCESIM_SKIP_BROWSER=1. Set FENCESIM_REPORT_ARTIFACTS=<dir> to keep the page and the screenshot there.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumVersion, findChromium } from '../scripts/chromium.mjs';
 import { figures } from '../test/fixtures/html.js';
 import { loadReport, strategyResults, withDistributions } from '../test/fixtures/reports.js';
 import { chartKinds } from './charts.js';
@@ -34,21 +35,6 @@ for (const figure of document.querySelectorAll('figure[data-chart]')) {
 }
 document.body.setAttribute('data-probe-done', 'yes');
 </script>`;
-
-/** The `chromium` executable on PATH, or null. */
-function chromiumPath(): string | null {
-  for (const directory of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, 'chromium');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return null;
-}
 
 function runChromium(binary: string, profileDir: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
   const flags = [
@@ -84,7 +70,9 @@ describe.skipIf(skip)('the HTML report in headless Chromium', () => {
   let binary: string | null = null;
 
   beforeAll(async () => {
-    binary = chromiumPath();
+    const found = findChromium();
+    binary = found?.path ?? null;
+    if (found !== null) console.log(`HTML report browser test: ${chromiumVersion(found.path)} at ${found.path} (via ${found.source})`);
     workDir = await mkdtemp(join(tmpdir(), 'fencesim-html-'));
     keepDir = process.env['FENCESIM_REPORT_ARTIFACTS'];
     if (keepDir !== undefined && keepDir !== '') await mkdir(keepDir, { recursive: true });
@@ -94,12 +82,12 @@ describe.skipIf(skip)('the HTML report in headless Chromium', () => {
     if (workDir !== '') await rm(workDir, { recursive: true, force: true });
   });
 
-  it('chromium is installed (apt-get install -y chromium, or set FENCESIM_SKIP_BROWSER=1 to skip the browser tests)', () => {
-    expect(binary, 'headless Chromium is required for the HTML report test: install it with `apt-get update && apt-get install -y chromium`, or set FENCESIM_SKIP_BROWSER=1 to skip').not.toBeNull();
+  it('a Chromium is there (npm test provisions one: scripts/chromium.mjs; FENCESIM_SKIP_BROWSER=1 skips the browser tests)', () => {
+    expect(binary, 'headless Chromium is required for the HTML report test: `npm test` installs Debian\'s chromium when run as root on Debian; elsewhere install Chromium or Chrome, or set FENCESIM_CHROMIUM, or FENCESIM_SKIP_BROWSER=1 to skip').not.toBeNull();
   });
 
   it('every figure[data-chart] has an svg whose marks the browser laid out, and the page screenshots', async () => {
-    if (binary === null) throw new Error('chromium is not installed: apt-get update && apt-get install -y chromium (or FENCESIM_SKIP_BROWSER=1)');
+    if (binary === null) throw new Error('no Chromium found: see scripts/chromium.mjs (or FENCESIM_SKIP_BROWSER=1)');
     const html = await renderHtml(withDistributions(loadReport('report-swarm-reference')), { strategies: strategyResults });
     const pagePath = join(workDir, 'report.html');
     const probedPath = join(workDir, 'report-probed.html');
