@@ -91,12 +91,14 @@ fencesim bench --strategies [--interleavings N] [--workers K] [--json]
   Exit like the gate (0 passed, 1 failed, 4 nondeterministic); 2 when the reports do not merge: different
   run specs (seed, interleavings, scenario, client, max failures, self-check ratio), duplicate or
   overlapping shards, missing shards, or a report that is missing, corrupt or refused as by fencesim report.`,
-  probe: `fencesim probe --server-cmd "CMD ARGS" [--seed S] [--duration-ms MS] [--timeout-ms MS] [--quiet-ms MS] [--json]
+  probe: `fencesim probe --server-cmd "CMD ARGS" [--seed S] [--duration-ms MS] [--timeout-ms MS] [--quiet-ms MS]
+               [--trigger "TOOL {JSON}"] [--trigger-every-ms MS] [--request-timeout-ms MS] [--content-chars-max N] [--json]
 fencesim probe [options] -- CMD ARGS
   Run the fenced cache against a real MCP server process over stdio (e.g. server-everything): list,
   subscribe (calling toggle-subscriber-updates when listed), observe, unsubscribe, watch for late updates,
   and check the invariants observable data allows. Incoming resource notifications are dropped (1/5),
-  duplicated (1/3) and delayed (1/4, up to 300 ms), the seed deciding which. The process is always stopped.
+  duplicated (1/3) and delayed (1/4, up to 300 ms), the seed deciding which. The server runs in its own
+  process group, which is always ended (stdin closed, SIGTERM, SIGKILL) and checked to be empty.
     --server-cmd "CMD"  the server command line, split like a shell splits simple quoting ('...' literal,
                         "..." honouring \\" and \\\\, a backslash escapes the next character; no variables,
                         globs or operators); or give the words after -- instead, unquoted
@@ -104,10 +106,17 @@ fencesim probe [options] -- CMD ARGS
     --duration-ms MS    how long to observe while subscribed (default 12000)
     --timeout-ms MS     bound on the whole probe including stopping the server (default 60000)
     --quiet-ms MS       how long to watch for updates after the unsubscribe ACKs (default 6000)
-    --json              print the report as one JSON object (fencesim.probe.v1)
-  Exit 0 when no invariant is violated and every expectation holds, 1 when an invariant is violated or an
-  expectation is missed, 2 on bad usage (missing, empty or unparseable server command), 3 when the server
-  could not be started (no initialize handshake).`,
+    --trigger "T {J}"   call tool T with the JSON object J (default {}) while observing, so that the server
+                        changes something (e.g. --trigger 'create_entities {"entities":[...]}')
+    --trigger-every-ms MS  how often to call the trigger tool (default 1000; the first call at the start)
+    --request-timeout-ms MS  how long the server has to answer initialize and each request (default 10000)
+    --content-chars-max N  the cache's content limit, characters of one body (default 1048576)
+    --json              print the report as one JSON object (fencesim.probe.v2)
+  Exit 0 passed (every invariant and expectation held and changes were observed); 1 an invariant violated,
+  an expectation missed, or the run failed after initialize (timeout, trigger tool not listed); 2 bad usage;
+  3 the server did not start or did not answer initialize; 4 the server declares no resources capability
+  (a tool-only server: nothing to probe); 5 nothing was observed (all held, but no resource changed while
+  the probe watched: give --trigger).`,
   help: `fencesim help [COMMAND]
   Print this text, or one command's usage.
 fencesim --version
@@ -119,7 +128,8 @@ const footer = `Exit codes: 0 success or gate passed; 1 gate failed or violation
 3 internal error (the simulator threw; the crashing seed is printed); 4 nondeterminism (the gate's
 self-check ran a seed twice and got two different traces; the seed and the first differing timeline
 line are printed). A gate or merge stopped by SIGINT or SIGTERM ends by that signal (130 or 143 in a
-shell) and leaves DIR/incomplete.json, never a report.`;
+shell) and leaves DIR/incomplete.json, never a report. probe has its own 3, 4 and 5: the server did not start or
+answer initialize, declares no resources capability, or nothing was observed (fencesim help probe).`;
 
 export function usageText(): string {
   const blocks = commandNames.map((name) => commandUsage[name]);

@@ -56,4 +56,18 @@ describe('FaultInjectingTransport', () => {
     expect(first.received.filter((line) => line.includes('notifications/message'))).toHaveLength(40); // untouched
     expect(first.received.filter((line) => line.includes('resources/updated'))).toHaveLength(40 - stats.dropped + stats.duplicated);
   });
+
+  it('keeps nothing per notification: arrivals go to a listener, fault records stop at recordsMax', async () => {
+    const clock = new VirtualClock();
+    const inner = fakeInner();
+    const faulty = new FaultInjectingTransport(inner, { seed: 1, clock, recordsMax: 50, faults: { drop: { numerator: 1, denominator: 1 }, duplicate: null, delay: null, delayMsMax: 1 } });
+    const arrivals: Array<string | null> = [];
+    faulty.onArrival = (arrival) => arrivals.push(arrival.uri);
+    await faulty.start();
+    for (let index = 0; index < 10_000; index++) inner.push({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: `mem://x/${index % 3}` } });
+    expect(faulty.stats).toEqual({ seen: 10_000, dropped: 10_000, duplicated: 0, delayed: 0 });
+    expect(faulty.records).toHaveLength(50);
+    expect(arrivals).toHaveLength(10_000);
+    expect(arrivals[4]).toBe('mem://x/1');
+  });
 });

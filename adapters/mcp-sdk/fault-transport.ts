@@ -51,16 +51,17 @@ export class FaultInjectingTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   readonly stats: FaultStats = { seen: 0, dropped: 0, duplicated: 0, delayed: 0 };
+  /** The first `recordsMax` faults injected (the stats count all of them). */
   readonly records: FaultRecord[] = [];
-  /** Every incoming resources notification as it arrived, before faults (time, method, uri). */
-  readonly arrivals: Array<{ atMs: number; method: string; uri: string | null }> = [];
+  /** Called for every incoming resources notification as it arrives, before faults (nothing is kept). */
+  onArrival?: (arrival: { atMs: number; method: string; uri: string | null }) => void;
   private readonly prng: Prng;
   private readonly pending = new Set<TimerHandle>();
   private isClosed = false;
 
   constructor(
     readonly inner: Transport,
-    private readonly options: { seed: number; faults: IncomingFaults; clock: Clock },
+    private readonly options: { seed: number; faults: IncomingFaults; clock: Clock; recordsMax?: number },
   ) {
     validateIncomingFaults(options.faults);
     this.prng = createPrng(options.seed);
@@ -106,11 +107,11 @@ export class FaultInjectingTransport implements Transport {
     const rawUri = (message as { params?: { uri?: unknown } }).params?.uri;
     const uri = typeof rawUri === 'string' ? rawUri : null;
     this.stats.seen++;
-    this.arrivals.push({ atMs: clock.nowMs(), method, uri });
+    this.onArrival?.({ atMs: clock.nowMs(), method, uri });
     const prng = this.prng;
     if (faults.drop !== null && prng.chance(faults.drop.numerator, faults.drop.denominator)) {
       this.stats.dropped++;
-      this.records.push({ atMs: clock.nowMs(), fault: 'dropped', method, uri, delayMs: 0 });
+      this.record({ atMs: clock.nowMs(), fault: 'dropped', method, uri, delayMs: 0 });
       return;
     }
     const delayed = faults.delay !== null && prng.chance(faults.delay.numerator, faults.delay.denominator);
@@ -118,16 +119,20 @@ export class FaultInjectingTransport implements Transport {
     const duplicated = faults.duplicate !== null && prng.chance(faults.duplicate.numerator, faults.duplicate.denominator);
     if (delayed) {
       this.stats.delayed++;
-      this.records.push({ atMs: clock.nowMs(), fault: 'delayed', method, uri, delayMs });
+      this.record({ atMs: clock.nowMs(), fault: 'delayed', method, uri, delayMs });
       this.later(delayMs, message, extra);
     } else {
       this.onmessage?.(message, extra);
     }
     if (duplicated) {
       this.stats.duplicated++;
-      this.records.push({ atMs: clock.nowMs(), fault: 'duplicated', method, uri, delayMs });
+      this.record({ atMs: clock.nowMs(), fault: 'duplicated', method, uri, delayMs });
       this.later(delayMs + 1, message, extra);
     }
+  }
+
+  private record(record: FaultRecord): void {
+    if (this.records.length < (this.options.recordsMax ?? 200)) this.records.push(record);
   }
 
   private later(delayMs: number, message: JSONRPCMessage, extra?: MessageExtraInfo): void {

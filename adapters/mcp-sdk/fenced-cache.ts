@@ -83,11 +83,14 @@ import { SET_TIMEOUT_MS_MAX, systemClock, type Clock, type TimerHandle } from '.
 import { classifyTransportError, describeError, interpretRequestFailure } from './sdk-outcomes.js';
 import { CacheObserver } from './observe/metrics.js';
 import type { CacheHealth } from '../../observe/health.js';
+import { ContentLimitMemory, describeRefusal, type ContentLimitRefusal } from './content-limit.js';
 
 export * from './cache-types.js';
 export { invalidResultCode, stripMcpPrefix } from './sdk-outcomes.js';
 export type { CacheHealth, HealthReason } from '../../observe/health.js';
 export type { CacheObserveOptions } from './observe/metrics.js';
+export type { ContentLimitRefusal } from './content-limit.js';
+export { ProcessGroupTransport, type ServerProcessOptions, type ServerProcessReport } from './probe/process-group-transport.js';
 
 const RECORDS_MAX = 200;
 
@@ -125,6 +128,8 @@ export class FencedResourceCache {
   private isClosed = false;
   private rawCapabilities: SdkServerCapabilities | undefined;
   private readonly observer: CacheObserver;
+  /** Reads refused for exceeding config.contentCharsMax (named in get(), not re-downloaded in a loop). */
+  private readonly contentLimit: ContentLimitMemory;
   private readonly diagnosticsData: CacheDiagnostics = {
     transportErrors: [],
     transportErrorCount: 0,
@@ -149,6 +154,7 @@ export class FencedResourceCache {
     }
     this.logic = client;
     const config: ClientConfig = { ...defaultClientConfig, ...options.config };
+    this.contentLimit = new ContentLimitMemory(config.contentCharsMax);
     if (options.ledger !== undefined) {
       if (options.ledger === null || typeof options.ledger !== 'object' || options.ledger.schema !== 'fencesim.ledger.v1') {
         throw new TypeError(`FencedResourceCache: options.ledger must be a fencesim.ledger.v1 ledger, got schema ${JSON.stringify((options.ledger as { schema?: unknown } | null)?.schema)}`);
@@ -265,7 +271,7 @@ export class FencedResourceCache {
     // Serving changes no state and arms nothing, so it may run even inside another step's listeners.
     const effects = this.stepAndExecute(this.complete({ type: 'ServeCommanded', uri, subject }));
     for (const effect of effects) {
-      if (effect.type === 'ContentRefused') return { served: false, reason: effect.reason };
+      if (effect.type === 'ContentRefused') return { served: false, reason: this.withContentLimit(effect.uri, effect.reason) };
       if (effect.type === 'ProtocolRejected') return { served: false, reason: effect.rejection.detail };
       if (effect.type !== 'ContentServed') continue;
       const content = this.contentStore.get(effect.uri);
@@ -277,6 +283,16 @@ export class FencedResourceCache {
       return { served: true, uri: effect.uri, text: content.text, encoding, mimeType: content.mimeType, digest: effect.digest };
     }
     return { served: false, reason: 'the core neither served nor refused' };
+  }
+
+  /** Resources whose last read was over the content limit (see content-limit.ts). */
+  contentLimitRefusals(): ContentLimitRefusal[] {
+    return this.contentLimit.list();
+  }
+
+  private withContentLimit(uri: string, reason: string): string {
+    const refusal = this.contentLimit.refusalOf(uri);
+    return refusal === undefined ? reason : `${reason}; ${describeRefusal(refusal)}`;
   }
 
   // -- observation ---------------------------------------------------------------------------------
@@ -527,6 +543,11 @@ export class FencedResourceCache {
     }
     const client = connection.client;
     const options = this.requestOptions;
+    const held = effect.method === 'resources/read' ? this.contentLimit.holdRead(effect.uri, this.clock.nowMs()) : null;
+    if (held !== null) {
+      void Promise.resolve().then(() => this.respond(connection, effect, held)); // answered like a response: after this step
+      return;
+    }
     const meta = this.options.requestMeta?.(effect);
     const withMeta = <T extends object>(params: T): T => (meta === undefined ? params : { ...params, _meta: meta });
     let pending: Promise<unknown>;
@@ -546,7 +567,10 @@ export class FencedResourceCache {
         break;
     }
     pending.then(
-      (result) => this.respond(connection, effect, { type: 'result', result }),
+      (result) => {
+        if (effect.method === 'resources/read') this.contentLimit.observeRead(effect.uri, result, this.clock.nowMs());
+        this.respond(connection, effect, { type: 'result', result });
+      },
       (error: unknown) => this.onRequestFailed(connection, effect, error),
     );
   }

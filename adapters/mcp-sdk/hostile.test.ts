@@ -5,13 +5,10 @@
  * for results the SDK refused, or a recorded transport error), stay up, and keep its ledger intact.
  */
 import { describe, expect, it } from 'vitest';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Ledger } from '../../core/state.js';
 import type { ClientEffect, RejectionKind } from '../../core/types.js';
-import { VirtualClock } from './clock.js';
-import { FencedResourceCache, type EffectMeta } from './fenced-cache.js';
-import { simulatedRequestTimeoutMs } from './sdk-world.js';
-import { createVirtualLink, type VirtualTransport } from './virtual-transport.js';
+import { scriptedCache } from '../../test/scripted-cache.js';
+import type { EffectMeta } from './fenced-cache.js';
 
 const A = 'mem://hostile/a';
 const FIVE_MB = 5 * 1024 * 1024;
@@ -20,18 +17,16 @@ type Reply = Record<string, unknown> | { raw: string } | 'silence';
 
 /** A scripted peer: answers initialize/subscribe itself; read and list replies come from queues. */
 function hostileWorld() {
-  const clock = new VirtualClock();
   const readReplies: Reply[] = [];
   const listReplies: Reply[] = [];
   const subscribeReplies: Reply[] = [];
   let reads = 0;
-  let server: VirtualTransport | null = null;
   const effects: Array<{ effect: ClientEffect; meta: EffectMeta }> = [];
 
   const reply = (id: unknown, body: Reply): void => {
     if (body === 'silence') return;
-    if ('raw' in body && typeof body.raw === 'string') server!.sendRaw(body.raw);
-    else void server!.send({ jsonrpc: '2.0', id, ...body } as unknown as JSONRPCMessage);
+    if ('raw' in body && typeof body.raw === 'string') scripted.server().sendRaw(body.raw);
+    else scripted.send({ id, ...body });
   };
   const onRequest = (message: Record<string, unknown>): void => {
     const id = message.id;
@@ -60,19 +55,8 @@ function hostileWorld() {
     }
   };
 
-  const cache = new FencedResourceCache({
-    clock,
-    jitter: () => 0,
-    requestTimeoutMs: simulatedRequestTimeoutMs,
-    reconnect: false,
-    connect: async () => {
-      const [clientSide, serverSide] = createVirtualLink({ scheduler: clock, faults: { seed: 1 } });
-      server = serverSide;
-      serverSide.onmessage = (message) => onRequest(message as unknown as Record<string, unknown>);
-      await serverSide.start();
-      return clientSide;
-    },
-  });
+  const scripted = scriptedCache(onRequest);
+  const { clock, cache } = scripted;
   cache.onEffect((effect, meta) => effects.push({ effect, meta }));
 
   return {
@@ -82,8 +66,8 @@ function hostileWorld() {
     readReplies,
     listReplies,
     subscribeReplies,
-    notify: (message: Record<string, unknown>) => void server!.send({ jsonrpc: '2.0', ...message } as unknown as JSONRPCMessage),
-    raw: (wire: string) => server!.sendRaw(wire),
+    notify: (message: Record<string, unknown>) => scripted.send(message),
+    raw: (wire: string) => scripted.server().sendRaw(wire),
     since: (mark: number) => effects.slice(mark).map((entry) => entry.effect),
   };
 }
@@ -185,6 +169,8 @@ describe('hostile server input through the real SDK client', () => {
     }
     const adapterRejection = world.cache.diagnostics().adapterRejections[0]!;
     expect(adapterRejection.detail).toMatch(/^resources\/read result failed the SDK's schema validation: contents/);
+
+    await world.clock.advanceBy(2_000); // past the back-off after the 5 MB body (content-limit.ts holds reads until then)
 
     // An error response with a non-numeric code never reaches the SDK (the wire parser refuses it); the
     // read stays in flight and a hedged read takes over when the next update arrives.

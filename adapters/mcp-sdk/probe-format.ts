@@ -1,17 +1,18 @@
 /** A probe report as text a person reads in a terminal or a CI log. */
 import type { ProbeCheck } from './probe-checks.js';
-import type { ProbeReport } from './probe.js';
+import type { ProbeReport } from './probe/probe-types.js';
+import { stderrSummaryLines } from './probe/stderr-tail.js';
 
 export function formatProbeReport(report: ProbeReport): string {
   const lines: string[] = [];
   const spec = report.spec;
   lines.push(`fencesim probe: ${spec.serverCommand.join(' ')}`);
-  lines.push(`  seed ${spec.seed}, observe ${spec.durationMs} ms, quiet ${spec.quietMs} ms, grace ${spec.graceMs} ms, timeout ${spec.timeoutMs} ms`);
+  lines.push(`  seed ${spec.seed}, observe ${spec.durationMs} ms, quiet ${spec.quietMs} ms, grace ${spec.graceMs} ms, request timeout ${spec.requestTimeoutMs} ms, timeout ${spec.timeoutMs} ms, content limit ${spec.contentCharsMax} chars`);
   lines.push(`  faults on incoming resource notifications: ${formatFaults(report)}`);
   lines.push(`outcome: ${report.outcome.toUpperCase()} in ${(report.elapsedMs / 1000).toFixed(1)} s${report.error === null ? '' : ` (${report.error})`}`);
   lines.push('');
   const server = report.server;
-  lines.push(`server: ${server.name ?? '?'} ${server.version ?? '?'}, pid ${server.pid ?? '?'}, connect + initialize ${server.connectMs ?? '?'} ms`);
+  lines.push(`server: ${server.name ?? '?'} ${server.version ?? '?'}, pid ${server.pid ?? 'none (not started)'}, connect + initialize ${server.connectMs === null ? 'not completed' : `${server.connectMs} ms`}`);
   const core = server.coreCapabilities;
   lines.push(`  capabilities: resources.subscribe=${core?.subscribe ?? '?'} resources.listChanged=${core?.listChanged ?? '?'}`);
   lines.push(`  declared: ${JSON.stringify(server.capabilities)}`);
@@ -19,11 +20,15 @@ export function formatProbeReport(report: ProbeReport): string {
   const sizes = listing.pages.map((page) => page.size).join(', ');
   const empty = listing.pages.filter((page) => page.nextCursor === 'empty').length;
   const repeated = listing.pages.filter((page) => page.repeatedCursor).length;
-  lines.push(`listing: ${listing.pages.length} page(s) [${sizes}], ${listing.resources} resources, ${listing.duplicateUris} duplicate URIs; empty cursors ${empty}, repeated cursors ${repeated}${listing.error === null ? '' : `; error: ${listing.error}`}`);
+  lines.push(`listing: ${listing.pages.length} page(s) [${clipList(sizes)}], ${listing.resources} resources, ${listing.duplicateUris} duplicate URIs; empty cursors ${empty}, repeated cursors ${repeated}${listing.walkMs === null ? '' : `; walked in ${listing.walkMs} ms`}${listing.endedAtPagesMax ? `; stopped at ${spec.pagesMax} pages with a cursor still given` : ''}${listing.error === null ? '' : `; error: ${listing.error}`}`);
   lines.push(`  invalid cursor: ${listing.invalidCursor.behaviour}${listing.invalidCursor.code === null ? '' : ` (code ${listing.invalidCursor.code})`}: ${listing.invalidCursor.detail}`);
   const catalogs = report.discovery.catalogs.map((catalog) => `${catalog.status} (${catalog.uris} URIs)`).join(', ') || 'none';
   lines.push(`discovery (core A/B scans): catalogs ${catalogs}; abandoned passes ${report.discovery.abandoned.length}`);
   lines.push(`toggle-subscriber-updates: ${report.toggleTool.listed ? `listed, called ${report.toggleTool.calls}x` : 'not listed'}`);
+  const trigger = report.trigger;
+  if (trigger !== null) lines.push(`trigger ${trigger.tool}: ${trigger.listed ? `called ${trigger.calls}x every ${trigger.everyMs} ms, ${trigger.errors} failed${trigger.lastError === null ? '' : ` (last: ${trigger.lastError.slice(0, 160)})`}` : 'NOT LISTED by the server'}`);
+  lines.push(`served by get() while observing: ${report.serving.served} of ${report.serving.gets} calls`);
+  lines.push(`changes observed: ${report.changesObserved} (updates on the wire plus later accepted versions of the subscribed resources)`);
   lines.push('subscriptions:');
   for (const subscription of report.subscriptions) {
     lines.push(`  ${subscription.uri}`);
@@ -37,7 +42,8 @@ export function formatProbeReport(report: ProbeReport): string {
   }
   const faults = report.faults;
   lines.push(`faults injected: ${faults.seen} resource notifications seen, dropped ${faults.dropped}, duplicated ${faults.duplicated}, delayed ${faults.delayed}`);
-  lines.push(`malformed messages (client.onerror): ${report.malformedMessages.length}`);
+  lines.push(`malformed messages (client.onerror): ${report.malformedMessageCount}`);
+  for (const refusal of report.contentLimit.refused.slice(0, 5)) lines.push(`content over the limit: ${refusal.uri} has ${refusal.chars} characters > ${report.contentLimit.contentCharsMax} (raise with --content-chars-max)`);
   for (const message of report.malformedMessages.slice(0, 5)) lines.push(`  ${ms(message.atMs)} ${message.kind}: ${message.message.slice(0, 160)}`);
   const counts = Object.entries(report.effectCounts)
     .sort(([left], [right]) => left.localeCompare(right))
@@ -51,14 +57,21 @@ export function formatProbeReport(report: ProbeReport): string {
   lines.push('expectations:');
   for (const check of report.expectations) lines.push(formatCheck(check));
   const cleanup = report.cleanup;
-  lines.push(`cleanup: close ${ms(cleanup.closeMs)}, SIGKILL fallback ${cleanup.killFallback ? 'used' : 'not needed'}, process gone: ${cleanup.processGone === null ? 'unknown (never started)' : cleanup.processGone ? 'yes' : 'NO'}`);
-  const stderr = report.stderrTail.trim();
-  if (stderr.length > 0) lines.push(`server stderr (tail): ${stderr.split('\n').slice(-3).join(' | ').slice(0, 300)}`);
+  const gone = cleanup.processGone === null ? 'no process was started' : cleanup.processGone ? 'nothing left (checked by process group)' : 'NO: processes of its group still run';
+  lines.push(`cleanup: close ${ms(cleanup.closeMs)}, SIGKILL fallback ${cleanup.killFallback ? 'used' : 'not needed'}; ${gone}`);
+  if (server.process !== null) lines.push(`  server process: ${server.process.summary}`);
+  lines.push(`peak RSS of the probe: ${(report.peakRssBytes / 1024 / 1024).toFixed(0)} MB`);
+  const stderr = stderrSummaryLines(report.stderrNotable, report.stderrTail);
+  if (stderr.length > 0) lines.push('server stderr (the lines naming a cause, then the last lines):', ...stderr.map((line) => `  ${line.slice(0, 300)}`));
   return lines.join('\n');
 }
 
 function formatCheck(check: ProbeCheck): string {
   return `  ${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`;
+}
+
+function clipList(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}, …` : text;
 }
 
 function ms(value: number | null): string {

@@ -1,14 +1,21 @@
 /**
- * The probe against the real `@modelcontextprotocol/server-everything` process over stdio (real time).
+ * The probe against real servers over stdio (real time): `@modelcontextprotocol/server-everything` (updates
+ * through its toggle tool), `server-filesystem` (tools only: no resources capability), `server-memory` (a
+ * resource that changes only when a tool acts: nothing observed without `trigger`, changes with it), and
+ * servers that cannot start.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from './clock.js';
-import { formatProbeReport, isAlive, runProbe } from './probe.js';
+import { formatProbeReport, isAlive, processGroupMembers, runProbe } from './probe.js';
 
 const require = createRequire(import.meta.url);
-const serverEverything = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const serverPath = (name: string): string => join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js');
+const serverEverything = serverPath('server-everything');
+const memoryEntity = { entities: [{ name: 'fencesim-probe', entityType: 'test', observations: ['made by the probe trigger'] }] };
 
 describe('probe against server-everything over stdio', () => {
   it('observes updates, sees them stop after unsubscribe, violates no invariant, and leaves no process behind', async () => {
@@ -41,33 +48,94 @@ describe('probe against server-everything over stdio', () => {
     expect(report.invariants.find((check) => check.name === 'accepted_ordinals_increase')!.checked).toBeGreaterThan(0);
     expect(report.cleanup.processGone).toBe(true);
     expect(isAlive(report.server.pid!)).toBe(false);
+    expect(processGroupMembers(report.server.pid!)).toEqual([]);
+    expect(report.changesObserved).toBeGreaterThan(0);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
     expect(elapsedMs).toBeLessThan(30_000);
   }, 45_000);
 
-  it('a server that cannot start: an error outcome, bounded, nothing left running', async () => {
+  it('a server that exits at once: an error naming initialize and the exit code, bounded, nothing left running', async () => {
     const report = await runProbe({ serverCommand: [process.execPath, '-e', 'process.exit(3)'], seed: 1, durationMs: 1_000, timeoutMs: 10_000 });
     expect(report.outcome).toBe('error');
-    expect(report.error).toMatch(/closed|Connection/i);
+    expect(report.error).toBe('the server exited during initialize (code 3)');
     expect(report.elapsedMs).toBeLessThan(10_000);
-    expect(report.server.pid === null || !isAlive(report.server.pid)).toBe(true);
+    expect(report.server.pid).not.toBeNull();
+    expect(processGroupMembers(report.server.pid!)).toEqual([]);
+    expect(report.server.process).toMatchObject({ exitCode: 3, exitedUnasked: true });
     expect(formatProbeReport(report)).toMatch(/^fencesim probe: /);
   });
 
-  it('a server that never answers: a timeout outcome within the bound, and the process is killed', async () => {
+  it('a server whose module is missing: the stderr keeps the "Cannot find module" line past a long stack', async () => {
+    const report = await runProbe({ serverCommand: [process.execPath, '/nonexistent/fencesim-no-such-server.js'], seed: 1, durationMs: 1_000, timeoutMs: 10_000 });
+    expect(report.outcome).toBe('error');
+    expect(report.stderrNotable).toContainEqual(expect.stringMatching(/^Error: Cannot find module '\/nonexistent\/fencesim-no-such-server\.js'/));
+    expect(formatProbeReport(report)).toMatch(/server stderr \(the lines naming a cause, then the last lines\):\n {2}Error: Cannot find module/);
+  });
+
+  it('a command that does not exist: the spawn error, no pid, nothing to end', async () => {
+    const report = await runProbe({ serverCommand: ['/nonexistent/fencesim-no-such-command'], seed: 1, durationMs: 1_000, timeoutMs: 10_000 });
+    expect(report.outcome).toBe('error');
+    expect(report.error).toMatch(/^the server could not be started: spawn \/nonexistent\/fencesim-no-such-command ENOENT/);
+    expect(report.server.pid).toBeNull();
+    expect(report.cleanup.processGone).toBeNull();
+  });
+
+  it('a server that never answers and ignores SIGTERM: initialize named within the request bound, then killed', async () => {
     const report = await runProbe({
       serverCommand: [process.execPath, '-e', 'process.stdin.resume(); process.on("SIGTERM", () => {}); setInterval(() => {}, 1000)'],
       seed: 1,
       durationMs: 1_000,
-      timeoutMs: 6_000,
+      timeoutMs: 12_000,
+      requestTimeoutMs: 1_000,
     });
-    expect(report.outcome).toBe('timeout');
-    expect(report.elapsedMs).toBeLessThan(7_000); // timeoutMs bounds the probe including cleanup
-    expect(report.cleanup.killFallback).toBe(true); // it ignores SIGTERM and the SDK's close was cut short
+    expect(report.outcome).toBe('error');
+    expect(report.error).toBe('the server did not answer initialize within 1000 ms');
+    // initialize (1 s), then ending the server: stdin closed (1 s), SIGTERM ignored (2 s), SIGKILL
+    expect(report.elapsedMs).toBeLessThan(7_000);
+    expect(report.server.process).toMatchObject({ stdinClosed: true, sigtermSent: true, sigkillSent: true, exitSignal: 'SIGKILL' });
     expect(report.server.pid).not.toBeNull();
     expect(report.cleanup.processGone).toBe(true);
     expect(isAlive(report.server.pid!)).toBe(false);
   }, 20_000);
+
+  it('server-filesystem (tools only): the server declares no resources capability; no resources/* request is sent', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'fencesim-fs-'));
+    try {
+      const report = await runProbe({ serverCommand: [process.execPath, serverPath('server-filesystem'), root], seed: 1, durationMs: 1_000, timeoutMs: 15_000 });
+      expect(report.outcome).toBe('no-resources');
+      expect(report.error).toMatch(/^the server declares no resources capability \(it declares: .*tools/);
+      expect(report.effectCounts.RequestSent ?? 0).toBe(0);
+      expect(report.listing.pages).toEqual([]);
+      expect(report.expectations.map((check) => check.name)).toEqual(['process_gone']);
+      expect(processGroupMembers(report.server.pid!)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it('server-memory: nothing observed without a trigger (not a pass); with --trigger create_entities, changes observed and passed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fencesim-memory-'));
+    const options = { serverCommand: [process.execPath, serverPath('server-memory')], seed: 3, durationMs: 2_000, quietMs: 500, timeoutMs: 20_000, env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } };
+    try {
+      const idle = await runProbe(options);
+      expect(idle.outcome, JSON.stringify([idle.error, idle.expectations])).toBe('nothing-observed');
+      expect(idle.changesObserved).toBe(0);
+      expect(idle.invariants.every((check) => check.ok)).toBe(true);
+      const triggered = await runProbe({ ...options, trigger: { tool: 'create_entities', arguments: memoryEntity, everyMs: 500 } });
+      expect(triggered.outcome, JSON.stringify([triggered.error, triggered.expectations])).toBe('passed');
+      expect(triggered.trigger).toMatchObject({ tool: 'create_entities', listed: true, errors: 0 });
+      expect(triggered.trigger!.calls).toBeGreaterThanOrEqual(3);
+      expect(triggered.subscriptions[0]).toMatchObject({ uri: 'memory://knowledge-graph' });
+      expect(triggered.subscriptions[0]!.updatesOnWire).toBeGreaterThan(0);
+      expect(triggered.subscriptions[0]!.versionsAccepted).toBeGreaterThanOrEqual(2);
+      expect(triggered.expectations.find((check) => check.name === 'updates_observed')).toMatchObject({ ok: true });
+      const missing = await runProbe({ ...options, trigger: { tool: 'no_such_tool', arguments: {} } });
+      expect(missing.outcome).toBe('error');
+      expect(missing.error).toMatch(/^--trigger: the server lists no tool no_such_tool \(it lists: create_entities, /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('rejects malformed probe options with an error naming the field', async () => {
     await expect(runProbe({ serverCommand: [], seed: 1, durationMs: 1, timeoutMs: 1 })).rejects.toThrow(/serverCommand/);

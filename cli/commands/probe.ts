@@ -10,6 +10,7 @@
  */
 import { formatProbeReport, runProbe, type ProbeOptions, type ProbeReport } from '../../adapters/mcp-sdk/probe.js';
 import type { IncomingFaults } from '../../adapters/mcp-sdk/fault-transport.js';
+import { parseTrigger, type ProbeTrigger } from '../../adapters/mcp-sdk/probe/trigger.js';
 import { formatSeed } from '../../sim/prng.js';
 import { formatHealth } from '../../observe/health.js';
 import { parseOptions, UsageError } from '../args.js';
@@ -21,6 +22,10 @@ export const probeOptions = {
   'duration-ms': 'milliseconds',
   'timeout-ms': 'milliseconds',
   'quiet-ms': 'milliseconds',
+  trigger: 'word',
+  'trigger-every-ms': 'milliseconds',
+  'request-timeout-ms': 'milliseconds',
+  'content-chars-max': 'count',
   json: 'flag',
 } as const;
 
@@ -37,8 +42,12 @@ export const probeFaults: IncomingFaults = {
 export const probeExitPassed = 0;
 /** An invariant checkable on observable data was violated, or an expectation was missed. */
 export const probeExitFailed = 1;
-/** The server could not be started (it did not complete the initialize handshake). */
+/** The server could not be started, or did not answer initialize. */
 export const probeExitNotStarted = 3;
+/** The server declares no resources capability (a tool-only server): nothing to probe. */
+export const probeExitNoResources = 4;
+/** Every check held but no resource changed while the probe watched: nothing was tested (not a pass). */
+export const probeExitNothingObserved = 5;
 
 export async function probeCommand(argv: readonly string[], io: Io): Promise<number> {
   const dash = argv.indexOf('--');
@@ -54,6 +63,10 @@ export async function probeCommand(argv: readonly string[], io: Io): Promise<num
     quietMs: options['quiet-ms'] ?? probeDefaults.quietMs,
     faults: probeFaults,
   };
+  const trigger = triggerOf(options.trigger, options['trigger-every-ms']);
+  if (trigger !== undefined) probeOptionsResolved.trigger = trigger;
+  if (options['request-timeout-ms'] !== undefined) probeOptionsResolved.requestTimeoutMs = options['request-timeout-ms'];
+  if (options['content-chars-max'] !== undefined) probeOptionsResolved.contentCharsMax = options['content-chars-max'];
   let report: ProbeReport;
   try {
     report = await runProbe(probeOptionsResolved);
@@ -67,21 +80,38 @@ export async function probeCommand(argv: readonly string[], io: Io): Promise<num
   return code;
 }
 
-/** 3 when the server never completed initialize; 0 when every invariant and expectation holds; else 1. */
+/** See the usage: 0 passed, 1 failed, 3 not started / no initialize answer, 4 no resources capability, 5 nothing observed. */
 export function probeExitCode(report: ProbeReport): number {
   if (report.server.connectMs === null) return probeExitNotStarted;
   const violated = report.invariants.some((check) => !check.ok);
   const missed = report.expectations.some((check) => !check.ok);
-  return violated || missed || report.outcome !== 'passed' ? probeExitFailed : probeExitPassed;
+  if (violated || missed) return probeExitFailed;
+  if (report.outcome === 'no-resources') return probeExitNoResources;
+  if (report.outcome === 'nothing-observed') return probeExitNothingObserved;
+  return report.outcome === 'passed' ? probeExitPassed : probeExitFailed;
 }
 
 function verdictLine(report: ProbeReport, code: number): string {
-  if (code === probeExitNotStarted) return `probe FAILED: the server could not be started (${report.error ?? 'no initialize handshake'})`;
-  if (code === probeExitPassed) return 'probe PASSED: no invariant violated, every expectation held';
+  if (code === probeExitNotStarted) return `probe FAILED: ${report.error ?? 'the server did not complete the initialize handshake'}`;
+  if (code === probeExitNoResources) return `probe: NO RESOURCES: ${report.error ?? 'the server declares no resources capability'}`;
+  if (code === probeExitNothingObserved) {
+    return 'probe: NOTHING OBSERVED (not a pass): no invariant was violated, but no subscribed resource changed while the probe watched; give --trigger "TOOL {JSON}" to make changes happen';
+  }
+  if (code === probeExitPassed) return 'probe PASSED: no invariant violated, every expectation held, changes observed';
   const violated = report.invariants.filter((check) => !check.ok).map((check) => check.name);
   const missed = report.expectations.filter((check) => !check.ok).map((check) => check.name);
   const parts = [violated.length > 0 ? `invariants violated: ${violated.join(', ')}` : '', missed.length > 0 ? `expectations missed: ${missed.join(', ')}` : '', report.error ?? ''];
   return `probe FAILED: ${parts.filter((part) => part !== '').join('; ')}`;
+}
+
+function triggerOf(text: string | undefined, everyMs: number | undefined): ProbeTrigger | undefined {
+  if (text === undefined) {
+    if (everyMs !== undefined) throw new UsageError('--trigger-every-ms needs --trigger "TOOL {JSON}"', 'probe');
+    return undefined;
+  }
+  const parsed = parseTrigger(text);
+  if (!parsed.ok) throw new UsageError(`--trigger: ${parsed.reason}`, 'probe');
+  return everyMs === undefined ? parsed.trigger : { ...parsed.trigger, everyMs };
 }
 
 function serverCommandOf(text: string | undefined, afterDash: readonly string[] | null): string[] {
