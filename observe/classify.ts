@@ -36,7 +36,7 @@ export function notificationFate(effects: readonly ClientEffect[]): Notification
         acted = true;
         break;
       case 'TimerArmed':
-        if (!effect.timerKey.startsWith('debounce:')) acted = true;
+        if (effect.timer.kind !== 'debounce') acted = true;
         break;
       default:
         break;

@@ -5,7 +5,7 @@
 import { step } from '../core/reducer.js';
 import { initialState, type CoreState } from '../core/state.js';
 import { ackOutcome, contentOutcome, deepFreeze, responded, subscribeCommanded, testConfig, timerFired } from '../core/testing.js';
-import type { ClientConfig, ClientEffect, ClientInput } from '../core/types.js';
+import { timerName, type ClientConfig, type ClientEffect, type ClientInput } from '../core/types.js';
 import { foldStep } from './fold.js';
 import type { instruments } from './instruments.js';
 import { countOf, initialObserveState, type Measurement, type ObserveConfig, type ObserveState } from './state.js';
@@ -43,11 +43,11 @@ export class Run {
     return (sent[sent.length - 1] as Extract<ClientEffect, { type: 'RequestSent' }>).requestId;
   }
 
-  /** Fires the latest arming of `timerKey` at its deadline. */
-  fire(timerKey: string): void {
-    const armed = this.all.filter((effect): effect is Extract<ClientEffect, { type: 'TimerArmed' }> => effect.type === 'TimerArmed' && effect.timerKey === timerKey).at(-1);
-    if (armed === undefined) throw new Error(`timer ${timerKey} was never armed`);
-    this.feed(timerFired(armed.deadlineMs, timerKey, armed.deadlineMs));
+  /** Fires the latest arming of the timer named `name` (`kind:uri`, core timerName) at its deadline. */
+  fire(name: string): void {
+    const armed = this.all.filter((effect): effect is Extract<ClientEffect, { type: 'TimerArmed' }> => effect.type === 'TimerArmed' && timerName(effect.timer) === name).at(-1);
+    if (armed === undefined) throw new Error(`timer ${name} was never armed`);
+    this.feed(timerFired(armed.deadlineMs, armed.timer, armed.deadlineMs));
   }
 
   /** Fires the reconciliation timer of `uri` and answers its read with `text`. */
