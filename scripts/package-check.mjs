@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
  * The package as a user gets it (issue 15). Needs the npm registry, so it is not part of `npm test`
- * (about 2-4 minutes with a warm npm cache): `npm run package-check [-- --sdk 1.30.0] [--keep]`.
+ * (about 2-4 minutes with a warm npm cache): `npm run package-check [-- --sdk 1.30.0] [--keep]` (default: 1.28.0, the lowest of the peer range).
  *
  * 1. `npm pack` this checkout (prepare builds dist/) and list what the tarball holds: no dist/bench, no
  *    test fixtures, a LICENSE.
  * 2. app-sdk: a scratch TypeScript app depending on @modelcontextprotocol/sdk at the lowest version of the
- *    declared peer range (default 1.30.0) installs the tarball; one SDK copy is installed (the app's);
+ *    declared peer range (default 1.28.0) installs the tarball; one SDK copy is installed (the app's);
  *    the README's FencedResourceCache example, taken verbatim from README.md, type-checks (with the app's own
  *    `Client` handed to `createClient` and read back from `cache.client`) and runs against a small stdio
  *    server written with that SDK, and the cache then serves the resource.
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
-const sdkVersion = args.includes('--sdk') ? args[args.indexOf('--sdk') + 1] : '1.30.0';
+const sdkVersion = args.includes('--sdk') ? args[args.indexOf('--sdk') + 1] : '1.28.0';
 const keep = args.includes('--keep');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const devVersion = (name) => manifest.devDependencies[name];
