@@ -1,6 +1,8 @@
 /** fencesim: the public API. */
 export * from './core/types.js';
 export { step, referenceClient, durableLedger, recoverFromLedger } from './core/reducer.js';
+export { recoverStep } from './core/recovery.js';
+export { checkInput } from './core/input-check.js';
 export { initialState, type CoreState, type Ledger, type Volatile } from './core/state.js';
 export { transitionTable, transition, subscriptionStates, transitionEvents, edgeName, type TransitionEdge } from './core/transitions.js';
 export { acceptResourceVersionOperation, beginUnsubscribeOperation } from './core/operations.js';

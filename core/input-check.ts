@@ -93,14 +93,32 @@ function checkFields(input: Record<string, unknown>): string | null {
   }
 }
 
-/** A typed rejection for an input whose caller-filled fields are malformed, or null when they are fine. */
+/**
+ * A typed rejection for an input whose caller-filled fields are malformed, or null when they are fine.
+ * Besides MalformedInput: a command URI that is not a string is InvalidUri (its syntax is checked where
+ * it is canonicalized), and a response outcome that is not `{type: 'result' | 'error'}` (the envelope the
+ * host builds from a JSON-RPC message) is MalformedResponse.
+ */
 export function checkInput(input: unknown): Rejection | null {
   if (!isObject(input)) return malformedInput(`an input must be an object, got ${typeName(input)}`);
   const problem =
     checkTime(input.nowMs, 'nowMs') ??
     (typeof input.jitter === 'number' ? null : `jitter must be a number, got ${typeName(input.jitter)}`) ??
     checkFields(input);
-  return problem === null ? null : malformedInput(`${typeof input.type === 'string' ? input.type.slice(0, 64) : 'input'}: ${problem}`);
+  if (problem !== null) return malformedInput(`${typeof input.type === 'string' ? input.type.slice(0, 64) : 'input'}: ${problem}`);
+  if (commandsWithUri.has(input.type as string) && typeof input.uri !== 'string') {
+    return { kind: 'InvalidUri', detail: `${input.type as string}: uri must be a string, got ${typeName(input.uri)}` };
+  }
+  if (input.type === 'ResponseArrived' && !isOutcome(input.outcome)) {
+    return { kind: 'MalformedResponse', detail: 'response outcome must be {type: "result" | "error"}' };
+  }
+  return null;
+}
+
+const commandsWithUri = new Set(['SubscribeCommanded', 'UnsubscribeCommanded', 'ServeCommanded', 'AuthorizationChanged']);
+
+function isOutcome(value: unknown): boolean {
+  return isObject(value) && (value.type === 'result' || value.type === 'error');
 }
 
 function malformedInput(detail: string): Rejection {

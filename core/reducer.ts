@@ -213,11 +213,8 @@ function onUnsubscribeCommanded(d: Draft, rawUri: string): void {
 
 // -- responses ---------------------------------------------------------------------------------
 
+/** `outcome` is a `{type: 'result' | 'error'}` envelope (checkInput); its payload is the server's. */
 function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, outcome: ResponseOutcome): void {
-  if (!isObject(outcome) || (outcome.type !== 'result' && outcome.type !== 'error')) {
-    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'response outcome must be {type: "result" | "error"}' } });
-    return;
-  }
   const requestId = checkRequestId(rawRequestId);
   if (requestId === null) {
     d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'response id must be a positive integer' } });
@@ -296,6 +293,10 @@ function onUnsubscribeResponse(d: Draft, request: InflightRequest, outcome: Resp
   if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration) return;
   if (sub.state !== 'UNSUBSCRIBING' && sub.state !== 'UNSUBSCRIBE_UNKNOWN') return;
   if (outcome.type === 'error') return; // stays closing; the timer retries
+  if (!isObject(outcome.result)) {
+    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'resources/unsubscribe result must be an object' } });
+    return; // not an ACK: stays closing; the timer retries
+  }
   closeSubscription(d, request.uri, 'ACKED');
 }
 

@@ -48,7 +48,8 @@ describe('FencedResourceCache over the virtual link and the SDK Server', () => {
     world.cache.subscribe(A);
     await world.clock.advanceBy(100);
     const first = world.cache.get(A);
-    expect(first).toMatchObject({ served: true, text: 'a v1', mimeType: 'text/plain' });
+    expect(first).toMatchObject({ served: true, text: 'a v1', encoding: 'text', mimeType: 'text/plain' });
+    expect(world.cache.get(A, 'default', { textOnly: true })).toMatchObject({ served: true, encoding: 'text' });
     expect(world.server.connections[0]!.subscriptions.has(A)).toBe(true);
 
     world.store.set(A, 'a v2');
