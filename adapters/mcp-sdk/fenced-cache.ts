@@ -389,7 +389,7 @@ export class FencedResourceCache {
         type: 'Connected',
         sessionGeneration: generation,
         capabilities: {
-          resources: true,
+          resources: capabilities?.resources !== undefined,
           subscribe: capabilities?.resources?.subscribe === true,
           listChanged: capabilities?.resources?.listChanged === true,
           snapshotId: capabilities?.experimental?.[snapshotIdCapability] !== undefined,
