@@ -1,24 +1,2 @@
-/**
- * A scenario: a workload and fault plan drawn per interleaving, the invariants it targets, the naive
- * clients it must catch, and its "sometimes" expectations (faults that must have fired).
- */
-import type { Chooser } from '../sim/chooser.js';
-import type { FaultName } from '../sim/faults.js';
-import type { InvariantName } from '../sim/oracle.js';
-import type { InterleavingPlan } from '../sim/plan.js';
-import type { ClientConfig } from '../core/types.js';
-
-export interface Scenario {
-  name: string;
-  description: string;
-  /** Invariants this scenario is built to exercise. */
-  targets: readonly InvariantName[];
-  /** Naive clients this scenario must catch. */
-  catches: readonly string[];
-  /** Faults that must fire at least once over a run of this scenario ("sometimes" counters). */
-  sometimes: readonly FaultName[];
-  /** Draws one interleaving's plan. Must draw only through `chooser`. */
-  plan(chooser: Chooser): InterleavingPlan;
-  /** Client configuration overrides for this scenario (defaults otherwise). */
-  clientConfig?: Partial<ClientConfig>;
-}
+/** The scenario contract lives with the simulator that runs it (sim/scenario.ts); re-exported for the catalogue. */
+export type { Scenario } from '../sim/scenario.js';

@@ -5,7 +5,7 @@
  */
 import { edgeName, transitionTable } from '../core/transitions.js';
 import type { ClientUnderTest } from '../core/types.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import type { Scenario } from './scenario.js';
 import { faultNames, type FaultName } from './faults.js';
 import { allInvariants, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
 import { deriveSeed } from './prng.js';

@@ -20,7 +20,7 @@
  * `shouldStop` (the CLI's wall-clock budget) cuts it short; `stoppedBy` says which.
  */
 import type { ClientUnderTest } from '../core/types.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import type { Scenario } from './scenario.js';
 import type { Decision } from './chooser.js';
 import { invariantIndex, type InvariantName } from './oracle.js';
 import { runInterleaving, type InterleavingOptions, type InterleavingResult } from './world.js';
