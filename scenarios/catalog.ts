@@ -154,12 +154,13 @@ export const clientCrash: Scenario = {
     ),
 };
 
-const swarmDenominators = [2, 4, 8, 16];
+/** Rarest first: the draw 0 is the simplest plan (fewest faults firing). */
+const swarmDenominators = [16, 8, 4, 2];
 /** Decision labels, built once (swarm plans are drawn for every interleaving). */
 const swarmLabels = Object.fromEntries(
   implementedFaults.map((fault) => [fault, { on: `swarm: ${fault} on?`, denominator: `swarm: ${fault} denominator`, numerator: `swarm: ${fault} numerator` }]),
 ) as Record<FaultName, { on: string; denominator: string; numerator: string }>;
-const crashDenominators = [16, 32, 64];
+const crashDenominators = [64, 32, 16];
 
 /**
  * Swarm: a random subset of the whole fault catalogue with random intensities per interleaving
@@ -193,7 +194,7 @@ function swarmPlan(chooser: Chooser, faultSet: readonly FaultName[]): Interleavi
   for (const fault of faultSet) {
     const labels = swarmLabels[fault];
     if (capabilityFaults.includes(fault)) {
-      if (chooser.draw('faults', labels.on, 4) === 0) faults[fault] = ratio(1, 1);
+      if (chooser.draw('faults', labels.on, 4) === 3) faults[fault] = ratio(1, 1);
       continue;
     }
     if (fault === 'client-crash') {
@@ -217,7 +218,7 @@ function swarmPlan(chooser: Chooser, faultSet: readonly FaultName[]): Interleavi
       chooser,
       {
         mutationIntervalMsMin: 100,
-        mutationIntervalMsMax: chooser.between('workload', 'swarm: mutation interval', 500, 4_000),
+        mutationIntervalMsMax: chooser.betweenFromHigh('workload', 'swarm: mutation interval', 500, 4_000),
         deleteRatio: intensity('swarm: delete ratio', 4),
         closeRatio: intensity('swarm: close ratio', 4),
         resubscribeDelayMsMax: chooser.between('workload', 'swarm: resubscribe delay', 1_000, 12_000),

@@ -139,7 +139,7 @@ export class Lister {
 
   /** One page from `offset`: a snapshot's entries, or the resources existing right now. */
   private page(pass: Pass, offset: number, sizeMax: number): { entries: PageEntry[]; last: boolean } {
-    const size = this.chooser.between('server', 'page size', 1, sizeMax);
+    const size = this.chooser.betweenFromHigh('server', 'page size', 1, sizeMax);
     const entries: PageEntry[] = [];
     const server = this.server;
     if (pass.snapshot !== null) {

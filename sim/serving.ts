@@ -8,6 +8,7 @@ import { causeNotification, causeWorkload } from './oracle.js';
 import { methodNotFoundCode, type ServerSession } from './server.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from './events.js';
 import type { WorldHost } from './host.js';
+import { scheduleNext } from './recurring.js';
 
 /** A request reached the server on session `generation`, sent by a client step of `cause`. */
 export function serveRequest(world: WorldHost, generation: number, cause: number, request: RequestMessage): void {
@@ -195,6 +196,5 @@ function afterChange(world: WorldHost, resource: number, existenceChanged: boole
 
 export function scheduleMutation(world: WorldHost, resource: number): void {
   const workload = world.plan.workload;
-  const delay = world.chooser.between('workload', 'mutation interval', workload.mutationIntervalMsMin, workload.mutationIntervalMsMax);
-  world.schedule(world.nowMs + delay, Kind.Mutation, causeWorkload, resource, null);
+  scheduleNext(world, 'mutation interval', workload.mutationIntervalMsMin, workload.mutationIntervalMsMax, Kind.Mutation, resource);
 }

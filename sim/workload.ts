@@ -6,6 +6,7 @@
  */
 import { causeConnection, causeWorkload } from './oracle.js';
 import { subjects } from './server.js';
+import { scheduleNext } from './recurring.js';
 import { scheduleMutation } from './serving.js';
 import { Kind } from './events.js';
 import type { WorldHost } from './host.js';
@@ -19,7 +20,8 @@ export function startWorkload(world: WorldHost): void {
   const workload = world.plan.workload;
   const count = workload.resources.length;
   for (let resource = 0; resource < count; resource++) {
-    world.schedule(1 + resource, Kind.Command, causeWorkload, resource, { type: 'SubscribeCommanded', resource });
+    // The application subscribes every resource at the start; the rare draw 0 (the simplest run) leaves one out.
+    if (world.chooser.chance('workload', 'subscribed at the start?', 255, 256)) world.schedule(1 + resource, Kind.Command, causeWorkload, resource, { type: 'SubscribeCommanded', resource });
     scheduleMutation(world, resource);
     if (workload.closeRatio.numerator > 0) world.schedule(workload.closeTickMs, Kind.CloseTick, causeWorkload, resource, null);
     if (workload.serveIntervalMsMax > 0) scheduleServe(world, resource);
@@ -62,8 +64,7 @@ export function discover(world: WorldHost): void {
   if (world.healing) return;
   const workload = world.plan.workload;
   world.client.command({ type: 'DiscoverCommanded', nowMs: world.nowMs, jitter: 0 }, causeWorkload);
-  const delay = world.chooser.between('workload', 'discover interval', workload.discoverIntervalMsMin, workload.discoverIntervalMsMax);
-  world.schedule(world.nowMs + delay, Kind.Discover, causeWorkload, 0, null);
+  scheduleNext(world, 'discover interval', workload.discoverIntervalMsMin, workload.discoverIntervalMsMax, Kind.Discover, 0);
 }
 
 export function task(world: WorldHost): void {
@@ -75,8 +76,7 @@ export function task(world: WorldHost): void {
 
 function scheduleTask(world: WorldHost): void {
   const workload = world.plan.workload;
-  const delay = world.chooser.between('workload', 'task interval', workload.taskIntervalMsMin, workload.taskIntervalMsMax);
-  world.schedule(world.nowMs + delay, Kind.Task, causeWorkload, 0, null);
+  scheduleNext(world, 'task interval', workload.taskIntervalMsMin, workload.taskIntervalMsMax, Kind.Task, 0);
 }
 
 /** The application serves a resource's cached content to the subject it reads it as. */
@@ -89,8 +89,7 @@ export function serve(world: WorldHost, resource: number): void {
 
 function scheduleServe(world: WorldHost, resource: number): void {
   const workload = world.plan.workload;
-  const delay = world.chooser.between('workload', 'serve interval', workload.serveIntervalMsMin, workload.serveIntervalMsMax);
-  world.schedule(world.nowMs + delay, Kind.Serve, causeWorkload, resource, null);
+  scheduleNext(world, 'serve interval', workload.serveIntervalMsMin, workload.serveIntervalMsMax, Kind.Serve, resource);
 }
 
 // -- authorization ------------------------------------------------------------------------------------

@@ -66,8 +66,8 @@ export abstract class WorldCore implements WorldHost {
       listChanged: !this.fires('no-list-changed-capability', 'server lacks listChanged?'),
       snapshotId: plan.server.snapshotId,
     };
-    this.lister = new Lister(this.server, chooser, this, plan.server.snapshotId, plan.server.pageSizeMax, seed);
-    this.jitterSeed = seed;
+    this.lister = new Lister(this.server, chooser, this, plan.server.snapshotId, plan.server.pageSizeMax, chooser.draw('server', 'cursor token seed', tokenSeedRange));
+    this.jitterSeed = chooser.draw('workload', 'client jitter seed', tokenSeedRange);
     for (let resource = 0; resource < uris.length; resource++) this.oracle.registerContent(this.server.content[resource]!, resource, 1);
   }
 
