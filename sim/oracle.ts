@@ -17,41 +17,11 @@ import type { ClientEffect } from '../core/types.js';
 import { CatalogChecker } from './oracle-catalog.js';
 import { CrashChecker } from './oracle-crash.js';
 import { RevocationChecker } from './oracle-revocation.js';
+import { checksOf } from './checks.js';
+import { invariantIndex, livenessInvariants, safetyInvariants, type InvariantName } from './invariants.js';
 import { parseContent } from './server.js';
 
-export const safetyInvariants = [
-  'version_regression',
-  'accept_when_not_active',
-  'post_close_outbox',
-  'late_tombstone',
-  'unreconciled_catalog',
-  'unproven_completeness',
-  'old_session_effect',
-  'served_after_revocation',
-  'untraced_derived_entry',
-  'uri_confusion',
-  'fence_lost_after_crash',
-] as const;
-export type SafetyInvariant = (typeof safetyInvariants)[number];
-
-export const livenessInvariants = ['convergence_60s'] as const;
-export type LivenessInvariant = (typeof livenessInvariants)[number];
-export type InvariantName = SafetyInvariant | LivenessInvariant;
-
-export const invariantExplanations: Record<InvariantName, string> = {
-  version_regression: 'the client accepted content older than a version it had already accepted for this resource',
-  accept_when_not_active: 'the client accepted a version, tombstone or outbox entry for a subscription that was closing, closed, or from a session that had ended',
-  post_close_outbox: 'the client wrote a downstream outbox entry for a URI whose subscription was closing or closed',
-  late_tombstone: 'the client tombstoned a resource from a not-found older than an accepted version, or after close',
-  unreconciled_catalog: 'the client published a catalog as complete without proof, or from a single scan',
-  unproven_completeness: 'a completeness task consumed a catalog that was only SNAPSHOT_UNPROVEN',
-  old_session_effect: "the client read, accepted or wrote an outbox entry because of an old session's notification",
-  served_after_revocation: 'the client served content to a subject after it had learned of the revocation',
-  untraced_derived_entry: 'a derived index entry of revoked content was left without an invalidation',
-  uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',
-  fence_lost_after_crash: 'after a crash the client accepted a pre-crash read, or a watermark went backwards',
-  convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
-};
+export { allInvariants, invariantExplanations, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant, type SafetyInvariant } from './invariants.js';
 
 export const causeWorkload = 0;
 export const causeConnection = 1;
@@ -94,6 +64,8 @@ const acceptedDigestSlots = 4;
 export class Oracle {
   readonly violations: Violation[] = [];
   readonly counts = new Int32Array(safetyInvariants.length + livenessInvariants.length);
+  /** Per invariant (allInvariants order): how many times it was checked (sim/checks.ts; convergence: changes judged). */
+  readonly checks = new Float64Array(safetyInvariants.length + livenessInvariants.length);
   readonly edgeHits: Int32Array;
   notificationReads = 0;
   totalReads = 0;
@@ -270,8 +242,11 @@ export class Oracle {
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
+    const checks = this.checks;
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
+      const checked = checksOf(effect);
+      for (let at = 0; at < checked.length; at++) checks[checked[at]!]! += 1;
       switch (effect.type) {
         case 'RequestSent':
           if (effect.method !== 'resources/read') break;
@@ -435,6 +410,11 @@ export class Oracle {
 
   /** End of the run: every change whose window has passed and was never reflected is a liveness failure. */
   finish(endMs: number): void {
+    this.finishConvergence(endMs);
+    this.checks[invariantIndex.convergence_60s] = this.changesTracked;
+  }
+
+  private finishConvergence(endMs: number): void {
     this.revocation.finish(endMs);
     for (let resource = 0; resource < this.pending.length; resource++) {
       const pending = this.pending[resource]!;
@@ -454,9 +434,3 @@ export class Oracle {
     if (edgeIndex >= 0) this.edgeHits[edgeIndex]! += 1;
   }
 }
-
-export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(
-  [...safetyInvariants, ...livenessInvariants].map((name, index) => [name, index]),
-) as Record<InvariantName, number>;
-
-export const allInvariants: readonly InvariantName[] = [...safetyInvariants, ...livenessInvariants];

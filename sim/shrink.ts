@@ -159,7 +159,7 @@ class Shrinker {
 
   deleteChunks(): void {
     for (const size of deleteChunkSizes) {
-      for (let start = this.best.length - size; start >= 0 && !this.exhausted(); start--) {
+      for (let start = this.best.length - size; start >= 0 && !this.exhausted(); start -= Math.max(1, size >> 2)) {
         if (start + size > this.best.length) continue;
         this.try([...this.best.slice(0, start), ...this.best.slice(start + size)]);
       }
