@@ -9,17 +9,17 @@
  * their firing. That is how `old_session_effect` and `read_amplification` are attributed without asking
  * the client why it did something.
  *
- * Families live in their own checkers: catalog and deletion (oracle-catalog.ts), revocation and lineage
- * (oracle-revocation.ts), crash (oracle-crash.ts).
+ * Families live in their own checkers: catalog and deletion (checkers/catalog.ts), revocation and lineage
+ * (checkers/revocation.ts), crash (checkers/crash.ts); what each effect is checked for (checkers/checks.ts).
  */
 import { canonicalizeUri } from '../core/uri.js';
 import type { ClientEffect } from '../core/types.js';
-import { CatalogChecker } from './oracle-catalog.js';
-import { CrashChecker } from './oracle-crash.js';
-import { RevocationChecker } from './oracle-revocation.js';
-import { checksOf } from './checks.js';
+import { CatalogChecker } from './checkers/catalog.js';
+import { CrashChecker } from './checkers/crash.js';
+import { RevocationChecker } from './checkers/revocation.js';
+import { checksOf } from './checkers/checks.js';
 import { invariantIndex, livenessInvariants, safetyInvariants, type InvariantName } from './invariants.js';
-import { parseContent } from './server.js';
+import { parseContent } from './actors/server.js';
 
 export { allInvariants, invariantExplanations, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant, type SafetyInvariant } from './invariants.js';
 

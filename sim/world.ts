@@ -1,30 +1,30 @@
 /**
- * One simulated interleaving on the pure transport: a reducer client (driven by reducer-driver.ts), the
+ * One simulated interleaving on the pure transport: a reducer client (driven by kernel/reducer-driver.ts), the
  * server model and the network, driven by one virtual-time queue. The queue and the chooser are the only
  * sources of "what happens next".
  *
- * This file holds the loop and the queue. The actors (serving.ts, workload.ts, sessions.ts) are written
- * against the world port (host.ts); what is shared with the SDK world is in world-core.ts.
+ * This file holds the loop and the queue. The actors (actors/serving.ts, workload.ts, sessions.ts) are written
+ * against the world port (kernel/host.ts); what is shared with the SDK world is in kernel/world-core.ts.
  */
 import type { ClientConfig, ClientUnderTest } from '../core/types.js';
 import { defaultClientConfig } from '../core/types.js';
 import type { Scenario } from './scenario.js';
 import { Chooser } from './chooser.js';
-import type { InterleavingOptions, InterleavingResult } from './interleaving.js';
-import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
+import type { InterleavingOptions, InterleavingResult } from './kernel/interleaving.js';
+import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './kernel/events.js';
 import { invariantIndex } from './oracle.js';
 import type { InterleavingPlan } from './plan.js';
 import { EventQueue } from './queue.js';
-import { ReducerDriver, type ReducerWorld } from './reducer-driver.js';
-import { serveRequest } from './serving.js';
-import { connect } from './sessions.js';
-import { startWorkload } from './workload.js';
-import { mix } from './step-truth.js';
-import { WorldCore } from './world-core.js';
+import { ReducerDriver, type ReducerWorld } from './kernel/reducer-driver.js';
+import { serveRequest } from './actors/serving.js';
+import { connect } from './actors/sessions.js';
+import { startWorkload } from './actors/workload.js';
+import { mix } from './kernel/step-truth.js';
+import { WorldCore } from './kernel/world-core.js';
 
-export { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
+export { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './kernel/events.js';
 
-export type { InterleavingOptions, InterleavingResult } from './interleaving.js';
+export type { InterleavingOptions, InterleavingResult } from './kernel/interleaving.js';
 
 export function runInterleaving(
   seed: number,

@@ -5,11 +5,11 @@
  * connection, answering from the server model), on one `VirtualClock`.
  *
  * What is reused from the pure simulator, unchanged: the scenario's plan (drawn by the same `Chooser`
- * from the interleaving seed), the `ServerModel` and `Lister`, the serving code (sim/serving.ts: reads,
+ * from the interleaving seed), the `ServerModel` and `Lister`, the serving code (sim/actors/serving.ts: reads,
  * lists, subscriptions, mutations, notifications, slow-read, late-response, drop-unsubscribe-ack,
- * reorder, duplicate, drop, URI spelling, list faults), the workload (sim/workload.ts: commands, closes,
+ * reorder, duplicate, drop, URI spelling, list faults), the workload (sim/actors/workload.ts: commands, closes,
  * discovery, serving, revocations and the authorization feed) and the `Oracle`, which judges every step's
- * effects with the same causes, and the fault code (sim/sessions.ts: disconnect, server restart,
+ * effects with the same causes, and the fault code (sim/actors/sessions.ts: disconnect, server restart,
  * client-crash, old-session messages). This world implements the world port (sim/host.ts) those modules
  * are written against; its client driver is the cache (sdk-sim-driver.ts). What differs is the transport:
  * - a message the serving code schedules for the client becomes a real SDK response or notification whose
@@ -25,15 +25,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { defaultClientConfig, type ClientUnderTest } from '../../core/types.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { Chooser, type Decision } from '../../sim/chooser.js';
-import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../sim/events.js';
+import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../sim/kernel/events.js';
 import { causeWorkload } from '../../sim/oracle.js';
 import type { InterleavingPlan } from '../../sim/plan.js';
-import { serveRequest } from '../../sim/serving.js';
-import { connect } from '../../sim/sessions.js';
-import { startWorkload } from '../../sim/workload.js';
-import type { InterleavingResult } from '../../sim/interleaving.js';
-import { mix } from '../../sim/step-truth.js';
-import { WorldCore } from '../../sim/world-core.js';
+import { serveRequest } from '../../sim/actors/serving.js';
+import { connect } from '../../sim/actors/sessions.js';
+import { startWorkload } from '../../sim/actors/workload.js';
+import type { InterleavingResult } from '../../sim/kernel/interleaving.js';
+import { mix } from '../../sim/kernel/step-truth.js';
+import { WorldCore } from '../../sim/kernel/world-core.js';
 import { VirtualClock } from './clock.js';
 import { CacheDriver, requestIdMetaKey, subjectMetaKey, type CacheWorld } from './sdk-sim-driver.js';
 import { SimLink, type ServedAnswer, type SimLinkHost, type SimRequestMethod } from './sdk-sim-link.js';

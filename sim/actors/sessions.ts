@@ -3,10 +3,10 @@
  * tick (disconnect, server restart, client crash, permission revocation), and what a dead session or a
  * crashed client leaves behind. The same code runs over every transport; only the client driver differs.
  */
-import { causeConnection, causeOldNotification, causeWorkload } from './oracle.js';
-import { faultIndex } from './faults.js';
-import { Kind, type NotificationMessage } from './events.js';
-import type { WorldHost } from './host.js';
+import { causeConnection, causeOldNotification, causeWorkload } from '../oracle.js';
+import { faultIndex } from '../faults.js';
+import { Kind, type NotificationMessage } from '../kernel/events.js';
+import type { WorldHost } from '../kernel/host.js';
 import { subjects, type ServerSession } from './server.js';
 import { revocationTick } from './workload.js';
 

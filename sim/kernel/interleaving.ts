@@ -1,8 +1,8 @@
 /** What one interleaving is asked to do and what it gives back, whatever the transport. */
-import type { Decision } from './chooser.js';
-import type { FaultCounts } from './faults.js';
-import type { InvariantName, Oracle } from './oracle.js';
-import type { InterleavingPlan } from './plan.js';
+import type { Decision } from '../chooser.js';
+import type { FaultCounts } from '../faults.js';
+import type { InvariantName, Oracle } from '../oracle.js';
+import type { InterleavingPlan } from '../plan.js';
 
 export interface InterleavingOptions {
   /** Keep a readable timeline. */

@@ -10,15 +10,15 @@
  *   a crash. The pure world drives a reducer directly (reducer-driver.ts); the SDK world drives a
  *   `FencedResourceCache` over real JSON-RPC; a user's async module client can be one more driver.
  */
-import type { ClientInput, ServerCapabilities } from '../core/types.js';
-import type { Chooser } from './chooser.js';
+import type { ClientInput, ServerCapabilities } from '../../core/types.js';
+import type { Chooser } from '../chooser.js';
 import type { Kind, NotificationMessage, ResponseMessage } from './events.js';
-import type { FaultName } from './faults.js';
-import type { Lister } from './listing.js';
-import type { Oracle } from './oracle.js';
-import type { InterleavingPlan } from './plan.js';
-import type { ServerModel, ServerSession } from './server.js';
-import type { Timeline } from './timeline.js';
+import type { FaultName } from '../faults.js';
+import type { Lister } from '../actors/listing.js';
+import type { Oracle } from '../oracle.js';
+import type { InterleavingPlan } from '../plan.js';
+import type { ServerModel, ServerSession } from '../actors/server.js';
+import type { Timeline } from '../timeline.js';
 
 /** A workload input: what the application (not the transport) hands the client. */
 export type CommandInput = Extract<

@@ -2,12 +2,12 @@
  * The server side of an interleaving: answering requests (read, list, subscribe, unsubscribe), sending
  * notifications (updated, list_changed), and the mutation process that changes the truth.
  */
-import type { ResponseOutcome } from '../core/types.js';
+import type { ResponseOutcome } from '../../core/types.js';
 import type { ListPageTruth } from './listing.js';
-import { causeNotification, causeWorkload } from './oracle.js';
+import { causeNotification, causeWorkload } from '../oracle.js';
 import { methodNotFoundCode, type ServerSession } from './server.js';
-import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from './events.js';
-import type { WorldHost } from './host.js';
+import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
+import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
 
 /** A request reached the server on session `generation`, sent by a client step of `cause`. */

@@ -4,12 +4,12 @@
  * authorization side of the world: the permission-revocation fault and the authorization feed that tells
  * the client about it (late, or never).
  */
-import { causeConnection, causeWorkload } from './oracle.js';
+import { causeConnection, causeWorkload } from '../oracle.js';
 import { subjects } from './server.js';
 import { scheduleNext } from './recurring.js';
 import { scheduleMutation } from './serving.js';
-import { Kind } from './events.js';
-import type { WorldHost } from './host.js';
+import { Kind } from '../kernel/events.js';
+import type { WorldHost } from '../kernel/host.js';
 
 export type CommandPayload = { type: 'SubscribeCommanded' | 'UnsubscribeCommanded'; resource: number };
 

@@ -4,21 +4,21 @@
  * timing, sessions, every world event (workload, faults, reconnects: all transport-independent), and the
  * ground truth a step is judged with. A world adds a clock, a client driver and message delivery.
  */
-import { transitionTable } from '../core/transitions.js';
-import type { ServerCapabilities } from '../core/types.js';
-import type { Chooser, Decision } from './chooser.js';
+import { transitionTable } from '../../core/transitions.js';
+import type { ServerCapabilities } from '../../core/types.js';
+import type { Chooser, Decision } from '../chooser.js';
 import type { ClientDriver, WorldHost } from './host.js';
 import { Kind, type NotificationMessage, type ResponseMessage } from './events.js';
 import type { InterleavingResult } from './interleaving.js';
-import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from './faults.js';
-import { Lister } from './listing.js';
-import { Oracle } from './oracle.js';
-import type { InterleavingPlan } from './plan.js';
-import { respell, ServerModel, subjects, type ServerSession } from './server.js';
-import { mutate, mutateBetweenPages } from './serving.js';
-import { Timeline } from './timeline.js';
-import { connect, faultTick } from './sessions.js';
-import { closeTick, command, deliverAuthorizationFeed, discover, serve, task, type CommandPayload } from './workload.js';
+import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from '../faults.js';
+import { Lister } from '../actors/listing.js';
+import { Oracle } from '../oracle.js';
+import type { InterleavingPlan } from '../plan.js';
+import { respell, ServerModel, subjects, type ServerSession } from '../actors/server.js';
+import { mutate, mutateBetweenPages } from '../actors/serving.js';
+import { Timeline } from '../timeline.js';
+import { connect, faultTick } from '../actors/sessions.js';
+import { closeTick, command, deliverAuthorizationFeed, discover, serve, task, type CommandPayload } from '../actors/workload.js';
 
 export abstract class WorldCore implements WorldHost {
   readonly oracle: Oracle;

@@ -12,10 +12,10 @@
  * - forged-snapshot-id: without negotiation, a snapshot ID on every page anyway; with negotiation, a
  *   multi-page pass served from live data whose ID changes on a later page.
  */
-import type { ResponseOutcome } from '../core/types.js';
-import type { Chooser } from './chooser.js';
-import type { FaultName } from './faults.js';
-import type { ListProof } from './oracle-catalog.js';
+import type { ResponseOutcome } from '../../core/types.js';
+import type { Chooser } from '../chooser.js';
+import type { FaultName } from '../faults.js';
+import type { ListProof } from '../checkers/catalog.js';
 import { invalidParamsCode, type ServerModel } from './server.js';
 
 /** Ground truth of one served list page. */

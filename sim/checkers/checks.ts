@@ -4,8 +4,8 @@
  * much was checked as well as what was violated ("checked 2.1 M accepts, 0 violated"). Adding an invariant
  * that judges an effect is one line here.
  */
-import type { ClientEffect } from '../core/types.js';
-import { invariantIndex, type InvariantName } from './invariants.js';
+import type { ClientEffect } from '../../core/types.js';
+import { invariantIndex, type InvariantName } from '../invariants.js';
 
 const checkedBy: Partial<Record<ClientEffect['type'], readonly InvariantName[]>> = {
   VersionAccepted: ['uri_confusion', 'old_session_effect', 'accept_when_not_active', 'version_regression', 'fence_lost_after_crash'],

@@ -3,8 +3,8 @@
  * step: what a current-session response tells the oracle, the trace hash, the per-step jitter.
  */
 import type { ResponseMessage } from './events.js';
-import type { Oracle, StepTruth } from './oracle.js';
-import type { Timeline } from './timeline.js';
+import type { Oracle, StepTruth } from '../oracle.js';
+import type { Timeline } from '../timeline.js';
 
 /** A fresh, reusable step-truth record. */
 export function newStepTruth(): StepTruth {

@@ -4,9 +4,9 @@
  * cause of the step that armed them (keyed by `timerKeyOf`, re-arming a key replaces its timer), and
  * every `Transitioned` is recorded as an edge of the transition table for coverage.
  */
-import { edgeIndexOf } from '../core/transitions.js';
-import type { ClientEffect } from '../core/types.js';
-import type { Oracle } from './oracle.js';
+import { edgeIndexOf } from '../../core/transitions.js';
+import type { ClientEffect } from '../../core/types.js';
+import type { Oracle } from '../oracle.js';
 
 export type RequestEffect = Extract<ClientEffect, { type: 'RequestSent' }>;
 export type TimerEffect = Extract<ClientEffect, { type: 'TimerArmed' }>;

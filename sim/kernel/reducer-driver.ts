@@ -4,12 +4,12 @@
  * transport's message delivery: what reaches the client on which session, and the stranding of
  * pre-crash responses (they may surface after the restart on their old session).
  */
-import type { ClientConfig, ClientInput, ClientUnderTest } from '../core/types.js';
+import type { ClientConfig, ClientInput, ClientUnderTest } from '../../core/types.js';
 import { interpretEffects, type EffectPort, type RequestEffect } from './effects.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
 import type { ClientDriver, CommandInput, WorldHost } from './host.js';
-import { causeConnection, causeListChanged, causeNotification, causeOldNotification, type StepTruth } from './oracle.js';
-import type { ServerSession } from './server.js';
+import { causeConnection, causeListChanged, causeNotification, causeOldNotification, type StepTruth } from '../oracle.js';
+import type { ServerSession } from '../actors/server.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
