@@ -27,3 +27,18 @@ export interface InterleavingResult {
   timeline: string[] | null;
   decisions: Decision[] | null;
 }
+
+/**
+ * The simulator, an adapter or the client threw inside one interleaving (a programmer error), whatever the
+ * transport: reported with its index and seed. Crosses worker threads as structured data, never as text.
+ */
+export class InterleavingCrash extends Error {
+  constructor(
+    readonly index: number,
+    readonly seed: number,
+    readonly error: unknown,
+  ) {
+    super(`interleaving ${index} (seed ${seed}) threw: ${error instanceof Error ? error.message : String(error)}`);
+    this.name = 'InterleavingCrash';
+  }
+}
