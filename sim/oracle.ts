@@ -15,11 +15,11 @@
 import { canonicalizeUri } from '../core/uri.js';
 import type { ClientEffect } from '../core/types.js';
 import { CatalogChecker } from './checkers/catalog.js';
+import { ContentRegistry } from './checkers/content.js';
 import { CrashChecker } from './checkers/crash.js';
 import { RevocationChecker } from './checkers/revocation.js';
 import { checksOf } from './checkers/checks.js';
 import { invariantIndex, livenessInvariants, safetyInvariants, type InvariantName } from './invariants.js';
-import { parseContent } from './actors/server.js';
 
 export { allInvariants, invariantExplanations, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant, type SafetyInvariant } from './invariants.js';
 
@@ -51,11 +51,6 @@ export interface StepTruth {
   servedExists: boolean;
 }
 
-export interface ContentTruth {
-  resource: number;
-  version: number;
-}
-
 const convergenceWindowMs = 60_000;
 
 /** Accepted (digest, truth version) pairs remembered per resource, to date served content (a small ring). */
@@ -85,15 +80,9 @@ export class Oracle {
   readonly convergenceLatenciesMs: number[] = [];
 
   private readonly uris: readonly string[];
+  /** What content the server produced (to date accepted texts without a map of every text ever served). */
+  private readonly content: ContentRegistry;
   private readonly indexByUri = new Map<string, number>();
-  /**
-   * Content the server produced: per resource, the highest registered version and the versions below it
-   * that were never content (deletions). Texts are parsed back with the server's convention (no map of
-   * every text ever served).
-   */
-  private readonly contentVersionMax: Int32Array;
-  private readonly contentGaps: number[][];
-  private readonly scratchContent: ContentTruth = { resource: -1, version: 0 };
   /** Per resource: highest truth version (content or deletion) the client accepted. */
   private readonly acceptedVersion: Int32Array;
   /** Per resource: time the latest unsubscribe command was delivered, or -1. */
@@ -122,8 +111,7 @@ export class Oracle {
     this.notified = uris.map(() => new Set<number>());
     this.edgeHits = new Int32Array(edgeCount);
     this.convergenceOff = new Uint8Array(uris.length);
-    this.contentVersionMax = new Int32Array(uris.length);
-    this.contentGaps = uris.map(() => []);
+    this.content = new ContentRegistry(uris);
     this.truthVersion = new Int32Array(uris.length).fill(1);
     this.acceptedDigests = new Array<string>(uris.length * acceptedDigestSlots).fill('');
     this.acceptedDigestVersions = new Int32Array(uris.length * acceptedDigestSlots).fill(-1);
@@ -144,34 +132,12 @@ export class Oracle {
 
   /** Ground truth of a content text, for timelines: `uri vN`, or '' when the server never served it. */
   describeContent(text: string): string {
-    const truth = this.contentTruthOf(text);
-    return truth === undefined ? 'content the server never served' : `${this.uris[truth.resource]} v${truth.version}`;
+    return this.content.describe(text);
   }
 
-  /** The server produced `text` (its content convention, see server.ts) for `resource` at `version`. */
+  /** The server produced `text` (its content convention, see actors/server.ts) for `resource` at `version`. */
   registerContent(text: string, resource: number, version: number): void {
-    void text;
-    const max = this.contentVersionMax[resource]!;
-    const gaps = this.contentGaps[resource]!;
-    if (version > max) {
-      for (let skipped = max + 1; skipped < version; skipped++) gaps.push(skipped);
-      this.contentVersionMax[resource] = version;
-    } else {
-      const index = gaps.indexOf(version);
-      if (index >= 0) gaps.splice(index, 1);
-    }
-  }
-
-  /** The resource and version a content text was produced for, or undefined (valid until the next call). */
-  private contentTruthOf(text: string): ContentTruth | undefined {
-    const parsed = parseContent(text);
-    if (parsed === null) return undefined;
-    const resource = this.indexByUri.get(parsed.uri);
-    if (resource === undefined || parsed.version > this.contentVersionMax[resource]! || this.contentGaps[resource]!.includes(parsed.version)) return undefined;
-    const scratch = this.scratchContent;
-    scratch.resource = resource;
-    scratch.version = parsed.version;
-    return scratch;
+    this.content.register(text, resource, version);
   }
 
   onSubscribeCommand(resource: number): void {
@@ -310,7 +276,7 @@ export class Oracle {
   private judgeAccept(uri: string, text: string, digest: string, truth: StepTruth): void {
     this.accepts++;
     const resource = this.resourceOf(uri);
-    const content = this.contentTruthOf(text);
+    const content = this.content.truthOf(text);
     if (content === undefined || resource !== content.resource) {
       const really = content === undefined ? 'content the server never served' : `content of ${this.uris[content.resource]} v${content.version}`;
       this.violate('uri_confusion', truth.timeMs, uri, `accepted ${really} as ${uri}`);
