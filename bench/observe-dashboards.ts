@@ -6,7 +6,7 @@
  */
 import { referenceClient } from '../core/reducer.js';
 import { dashboardOf, dashboardScenario } from '../adapters/mcp-sdk/observe/dashboards.js';
-import { capabilityFaults, implementedFaults, ratio } from '../adapters/mcp-sdk/observe/sim-support.js';
+import { capabilityFaults, faultNames, ratio } from '../adapters/mcp-sdk/observe/sim-support.js';
 
 const seedsIndex = process.argv.indexOf('--seeds');
 const seedCount = seedsIndex < 0 ? 20 : Number(process.argv[seedsIndex + 1]);
@@ -15,7 +15,7 @@ const seeds = Array.from({ length: seedCount }, (_, index) => 1 + index);
 
 const header = ['fault', 'notif', 'recon.chg', 'reads notif/recon', 'stale', 'age mean s', 'age max s', 'resub ok/inc/int', 'healthy/degr/unh'];
 console.log(header.join(' | '));
-for (const fault of ['none', ...implementedFaults]) {
+for (const fault of ['none', ...faultNames]) {
   const faults = fault === 'none' ? {} : { [fault]: capabilityFaults.includes(fault as never) ? ratio(1, 1) : ratio(1, 4) };
   const board = dashboardOf(dashboardScenario(fault, faults), referenceClient, seeds);
   const rounds = board.resubscriptionRounds;

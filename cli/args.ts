@@ -161,13 +161,6 @@ export function parseOptions<T extends OptionTable>(command: string, argv: reado
   return parsed as ParsedOptions<T>;
 }
 
-/** Options that must be given: reports the first missing one. */
-export function requireOptions(command: string, parsed: Record<string, unknown>, names: readonly string[]): void {
-  for (const name of names) {
-    if (parsed[name] === undefined) throw new UsageError(`missing required option --${name}`, command);
-  }
-}
-
 function placeholder(kind: ValueKind): string {
   const names: Record<ValueKind, string> = {
     count: 'N',

@@ -5,11 +5,16 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { ClientUnderTest } from '../core/types.js';
+import { findScenario } from '../scenarios/catalog.js';
+import { findClient } from '../scenarios/clients.js';
+import type { Scenario } from '../sim/scenario.js';
 import { GateAccumulator, type RunSpec } from '../sim/gate.js';
+import { InterleavingCrash } from '../sim/kernel/interleaving.js';
 import type { ShardRange } from '../sim/shard.js';
 import { accumulatorFromData, type AccumulatorData } from './accumulator-data.js';
 
-type WorkerReply = { ok: true; start: number; data: AccumulatorData } | { ok: false; start: number; message: string };
+type WorkerReply = { ok: true; start: number; data: AccumulatorData } | { ok: false; start: number; message: string; crash: { index: number; seed: number } | null };
 
 /** The compiled worker script dist/cli/`name`.js, also when the CLI runs from TypeScript sources. */
 export function workerScript(name: string): string {
@@ -52,6 +57,15 @@ export async function runJobsOnWorkers<Job, Reply>(script: string, jobs: readonl
   }
 }
 
+/**
+ * Worker threads rebuild the run from names (scenario and client registries): an object that is not the
+ * registry's under its name cannot cross, so it is refused, naming what to do, rather than guessed at.
+ */
+export function refuseUnrebuildable(spec: RunSpec, scenario: Scenario, client: ClientUnderTest<any>): void {
+  if (findScenario(spec.scenario) !== scenario) throw new Error(`workers rebuild the scenario by name, and scenario ${JSON.stringify(spec.scenario)} is not the catalogue's: run it with one worker`);
+  if (findClient(spec.client) !== client) throw new Error(`workers rebuild the client by name, and client ${JSON.stringify(spec.client)} is not the registry's: run it with one worker`);
+}
+
 export async function runOnWorkers(
   spec: RunSpec,
   range: ShardRange,
@@ -67,6 +81,7 @@ export async function runOnWorkers(
   const jobs = starts.map((start) => ({ spec, start, end: Math.min(range.end, start + chunk) }));
   await runJobsOnWorkers(workerScript('worker'), jobs, workerCount, (reply: WorkerReply) => {
     const end = Math.min(range.end, reply.start + chunk);
+    if (!reply.ok && reply.crash !== null) throw new InterleavingCrash(reply.crash.index, reply.crash.seed, new Error(reply.message));
     if (!reply.ok) throw locateCrash(reply.start, end, new Error(reply.message));
     results.set(reply.start, accumulatorFromData(spec, reply.data));
     done += end - reply.start;

@@ -54,7 +54,7 @@ export async function resolveRunInput(command: string, options: InputOptions): P
   }
   const client = options.client ?? fileClient!;
   return {
-    seed: content.runSpec.seed,
+    seed: content.runSpec.seed ?? 0, // informational: the decisions alone determine the run
     scenario,
     client,
     file: { path: options.file, content },

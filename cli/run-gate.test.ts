@@ -6,6 +6,7 @@ import { coverageOf, runRange, verdictOf, type GateAccumulator, type RunSpec } f
 import { deriveSeed } from '../sim/prng.js';
 import type { ClientUnderTest } from '../core/types.js';
 import { chunkSize, InterleavingCrash, runGate } from './run-gate.js';
+import { runSdkGate } from './run-sdk-gate.js';
 
 const timing: ReportTiming = { wallMs: 0, interleavingsPerSecond: 0, eventsPerSecond: 0, peakRssBytes: 0 };
 
@@ -65,5 +66,20 @@ describe('run-gate: a simulator crash', () => {
     expect(seed).toBe(deriveSeed(spec.seed, index));
     expect(() => runRange(spec, scenario, client, index, index + 1)).toThrow('boom');
     expect(() => runRange(spec, scenario, client, 0, index)).not.toThrow();
+  });
+
+  it('over the SDK transport too: the same error type, with the index and seed (no message parsing)', async () => {
+    const spec: RunSpec = { seed: 5, interleavings: 6, scenario: 'read-race', client: 'crashing', maxFailures: 1, transport: 'sdk' };
+    const crash = await runSdkGate(spec, findScenario(spec.scenario)!, crashingClient(), () => {}, 1, { start: 0, end: 6 }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(crash).toBeInstanceOf(InterleavingCrash);
+    expect((crash as InterleavingCrash).seed).toBe(deriveSeed(spec.seed, (crash as InterleavingCrash).index));
+  });
+
+  it('refuses to send a client object workers cannot rebuild by name, saying what to do', async () => {
+    const spec: RunSpec = { seed: 5, interleavings: 400, scenario: 'read-race', client: 'crashing', maxFailures: 1 };
+    await expect(runGate(spec, findScenario(spec.scenario)!, crashingClient(), () => {}, 2)).rejects.toThrow(/client "crashing" is not the registry's: run it with one worker/);
   });
 });

@@ -9,19 +9,10 @@ import type { Scenario } from '../scenarios/scenario.js';
 import { GateAccumulator, runRange, type RunSpec } from '../sim/gate.js';
 import { deriveSeed } from '../sim/prng.js';
 import type { ShardRange } from '../sim/shard.js';
-import { runOnWorkers } from './pool.js';
+import { InterleavingCrash } from '../sim/kernel/interleaving.js';
+import { refuseUnrebuildable, runOnWorkers } from './pool.js';
 
-/** The simulator threw inside one interleaving: a programmer error, reported with its seed. */
-export class InterleavingCrash extends Error {
-  constructor(
-    readonly index: number,
-    readonly seed: number,
-    readonly error: unknown,
-  ) {
-    super(`interleaving ${index} (seed ${seed}) threw: ${error instanceof Error ? error.message : String(error)}`);
-    this.name = 'InterleavingCrash';
-  }
-}
+export { InterleavingCrash } from '../sim/kernel/interleaving.js';
 
 const chunkCount = 100;
 const chunkSizeMax = 1_000;
@@ -44,6 +35,7 @@ export async function runGate(
 ): Promise<GateAccumulator> {
   const count = range.end - range.start;
   if (workers > 1 && count > chunkSize(count)) {
+    refuseUnrebuildable(spec, scenario, client);
     return runOnWorkers(spec, range, workers, chunkSize(count), onProgress, (start, end, error) =>
       locateCrash(spec, scenario, client, start, end, error),
     );

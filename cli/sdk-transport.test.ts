@@ -60,18 +60,18 @@ describe('gate --transport sdk', () => {
     expect(replay.stdout).toContain('<== version_regression');
   });
 
-  it('refuses a scenario the SDK transport cannot run (exit 2), listing the ones it can; replay files stay pure', async () => {
-    const refused = await run(['gate', '--transport', 'sdk', '--scenario', 'client-crash', '--interleavings', '5', '--out', join(scratch, 'x')]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/client-crash cannot run with --transport sdk.*scenarios that can: read-race, close-race, reconnect, duplicate-storm, uri-spelling/);
+  it('runs swarm (client-crash included) when no scenario is named; bad transports and replay files are refused (exit 2)', async () => {
+    const dir = join(scratch, 'swarm');
+    const swarm = await run(['gate', '--transport', 'sdk', '--client', 'reference', '--interleavings', '30', '--seed', '5', '--workers', '1', '--out', dir]);
+    expect(swarm.stderr).not.toMatch(/internal error/);
+    expect(swarm.code).toBe(0);
+    const written = await report(dir);
+    expect(written.runSpec).toMatchObject({ scenario: 'swarm', transport: 'sdk' });
     const transport = await run(['gate', '--transport', 'grpc', '--interleavings', '5']);
     expect(transport.code).toBe(2);
     expect(transport.stderr).toMatch(/--transport: unknown transport "grpc"; valid transports: pure, sdk/);
     const file = await run(['replay', '--file', join(scratch, 'none.json'), '--transport', 'sdk']);
     expect(file.code).toBe(2);
     expect(file.stderr).toMatch(/--transport sdk replays an interleaving by --seed/);
-    const swarm = await run(['replay', '--seed', '1', '--scenario', 'swarm', '--client', 'reference', '--transport', 'sdk']);
-    expect(swarm.code).toBe(2);
-    expect(swarm.stderr).toMatch(/swarm cannot run with --transport sdk.*sdk-swarm/);
   });
 });

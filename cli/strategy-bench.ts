@@ -128,12 +128,3 @@ function round(value: number, places: number): number {
   return Math.round(value * scale) / scale;
 }
 
-/** Runs every cell on this thread; `onCell` is told after each one. */
-export function runStrategyBench(seed: number, interleavings: number, onCell: (done: number, total: number) => void = () => {}): StrategyRow[] {
-  const cells = strategyCells();
-  return cells.map((cell, index) => {
-    const row = runStrategyCell(cell, seed, interleavings);
-    onCell(index + 1, cells.length);
-    return row;
-  });
-}

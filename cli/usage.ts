@@ -31,8 +31,8 @@ const commandUsage: Record<CommandName, string> = {
     --transport T         pure (default): the simulator's own message queue; sdk: every request, response
                           and notification is JSON-RPC between a real MCP SDK Client (the client under test
                           inside the fenced cache) and an SDK Server answering from the server model, on
-                          virtual time (deterministic; 15-30x slower than pure). sdk runs every scenario except
-                          client-crash and swarm (use sdk-swarm); failures replay with --transport sdk;
+                          virtual time (deterministic; 15-30x slower than pure). sdk runs every scenario,
+                          swarm and client-crash included; failures replay with --transport sdk;
                           the first failure is not shrunk
   Exit 0 when the gate passes, 1 when it fails, 4 when the self-check finds nondeterminism.`,
   replay: `fencesim replay --seed S --scenario NAME --client NAME

@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { findScenario } from '../scenarios/catalog.js';
 import { findClient } from '../scenarios/clients.js';
 import { runRange, type RunSpec } from '../sim/gate.js';
+import { InterleavingCrash } from '../sim/kernel/interleaving.js';
 import { accumulatorData } from './accumulator-data.js';
 
 export interface RangeTask {
@@ -26,6 +27,8 @@ parentPort?.on('message', async (task: RangeTask) => {
         : runRange(task.spec, scenario, client, task.start, task.end);
     parentPort!.postMessage({ ok: true, start: task.start, data: accumulatorData(accumulator) });
   } catch (error) {
-    parentPort!.postMessage({ ok: false, start: task.start, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const crash = error instanceof InterleavingCrash ? { index: error.index, seed: error.seed } : null;
+    parentPort!.postMessage({ ok: false, start: task.start, message, crash });
   }
 });

@@ -105,21 +105,25 @@ describe('Chooser: replay', () => {
     expect(divergence.message).toContain('one too many');
   });
 
-  it('lenient replay returns 0 past the end and for out-of-range values, and ignores label mismatches', () => {
+  it('lenient replay returns 0 past the end and for out-of-range values, and stays aligned by label', () => {
     const chooser = Chooser.replaying(
       [
         { label: 'a', value: 5, range: 10 },
         { label: 'b', value: 9, range: 10 },
         { label: 'c', value: 2, range: 10 },
+        { label: 'd', value: 3, range: 10 },
+        { label: 'e', value: 4, range: 10 },
       ],
       false,
     );
     expect(chooser.draw('workload', 'a', 10)).toBe(5);
     expect(chooser.draw('workload', 'b', 4)).toBe(0); // 9 is out of range for [0, 4)
-    expect(chooser.draw('workload', 'not c', 10)).toBe(2); // lenient: the label may differ
+    expect(chooser.draw('workload', 'new', 10)).toBe(0); // a label the recording does not have next: 0, nothing consumed
+    expect(chooser.draw('workload', 'c', 10)).toBe(2); // ... so c is still next
+    expect(chooser.draw('workload', 'e', 10)).toBe(4); // d's activity is gone: skipped to e
     expect(chooser.draw('workload', 'past the end', 10)).toBe(0);
     expect(chooser.between('network', 'past the end', 7, 9)).toBe(7);
-    expect(chooser.log!.map((decision) => decision.value)).toEqual([5, 0, 2, 0, 0]);
+    expect(chooser.log!.map((decision) => decision.value)).toEqual([5, 0, 0, 2, 4, 0, 0]);
   });
 
   it('chance with a 0 draw is false, and with the top draw is true', () => {

@@ -8,7 +8,7 @@
  * interleaving count and the ratio, so two runs of the same gate check the same interleavings.
  */
 import type { ClientUnderTest } from '../core/types.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import type { Scenario } from './scenario.js';
 import { deriveSeed } from './prng.js';
 import { runInterleaving } from './world.js';
 

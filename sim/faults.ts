@@ -26,9 +26,6 @@ export const faultNames = [
 
 export type FaultName = (typeof faultNames)[number];
 
-/** The faults this version of the simulator injects: the whole catalogue. */
-export const implementedFaults: readonly FaultName[] = faultNames;
-
 /**
  * Capability faults are decided once per interleaving (the server does not offer the capability for the
  * whole run): a plan that lists one switches the capability off with its ratio, drawn at the start.

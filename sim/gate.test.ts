@@ -174,4 +174,22 @@ describe('gate: verdict', () => {
     expect(accumulator.failures.map((failure) => `#${failure.index} ${failure.invariant}: ${failure.detail}`)).toEqual([]);
     expect(verdictOf(accumulator, swarm).reasons).toEqual([]);
   });
+
+  it('counts what it checked per invariant, not only what it found violated; checks merge like counters', () => {
+    const spec = { ...runSpec, interleavings: 60 };
+    const whole = runRange(spec, swarm, referenceClient, 0, 60);
+    const checks = (name: keyof typeof invariantIndex): number => whole.checks[invariantIndex[name]]!;
+    // Every accept is checked for regression, confusion and the close fence (tombstones too, so at least as many).
+    expect(whole.accepts).toBeGreaterThan(100);
+    expect(checks('version_regression')).toBeGreaterThanOrEqual(whole.accepts);
+    expect(checks('uri_confusion')).toBe(checks('version_regression'));
+    expect(checks('served_after_revocation')).toBe(whole.contentServed);
+    expect(checks('unreconciled_catalog')).toBe(whole.catalogsPublished);
+    expect(checks('old_session_effect')).toBeGreaterThanOrEqual(whole.totalReads + whole.accepts);
+    expect(checks('convergence_60s')).toBe(whole.changesTracked);
+    for (const name of Object.keys(invariantIndex) as (keyof typeof invariantIndex)[]) expect(checks(name), name).toBeGreaterThan(0);
+    const merged = runRange(spec, swarm, referenceClient, 0, 25);
+    merged.merge(runRange(spec, swarm, referenceClient, 25, 60));
+    expect([...merged.checks]).toEqual([...whole.checks]);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { edgeName, transitionTable } from '../core/transitions.js';
 import type { ClientUnderTest } from '../core/types.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import type { Scenario } from './scenario.js';
 import { faultNames, type FaultName } from './faults.js';
 import { allInvariants, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
 import { deriveSeed } from './prng.js';
@@ -99,6 +99,8 @@ export class GateAccumulator {
   steps = 0;
   readonly violationCounts = new Float64Array(allInvariants.length);
   readonly failingInterleavings = new Float64Array(allInvariants.length);
+  /** Per invariant: how many times it was checked (effects judged against it; convergence: changes judged). */
+  readonly checks = new Float64Array(allInvariants.length);
   readonly faultCounts = new Float64Array(faultNames.length);
   readonly edgeHits = new Float64Array(transitionTable.length);
   notificationReads = 0;
@@ -142,6 +144,7 @@ export class GateAccumulator {
         this.failingInterleavings[i]! += 1;
       }
     }
+    for (let i = 0; i < oracle.checks.length; i++) this.checks[i]! += oracle.checks[i]!;
     for (let i = 0; i < result.faultCounts.length; i++) this.faultCounts[i]! += result.faultCounts[i]!;
     for (let i = 0; i < oracle.edgeHits.length; i++) this.edgeHits[i]! += oracle.edgeHits[i]!;
     this.notificationReads += oracle.notificationReads;
@@ -193,6 +196,7 @@ export class GateAccumulator {
     this.virtualMs += other.virtualMs;
     addInto(this.violationCounts, other.violationCounts);
     addInto(this.failingInterleavings, other.failingInterleavings);
+    addInto(this.checks, other.checks);
     addInto(this.faultCounts, other.faultCounts);
     addInto(this.edgeHits, other.edgeHits);
     this.notificationReads += other.notificationReads;

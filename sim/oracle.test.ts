@@ -13,7 +13,7 @@ import {
   Oracle,
   type StepTruth,
 } from './oracle.js';
-import { contentFor } from './server.js';
+import { contentFor } from './actors/server.js';
 import { fired, truth } from '../test/oracle-steps.js';
 
 const uriA = 'test://static/resource/1';

@@ -9,49 +9,19 @@
  * their firing. That is how `old_session_effect` and `read_amplification` are attributed without asking
  * the client why it did something.
  *
- * Families live in their own checkers: catalog and deletion (oracle-catalog.ts), revocation and lineage
- * (oracle-revocation.ts), crash (oracle-crash.ts).
+ * Families live in their own checkers: catalog and deletion (checkers/catalog.ts), revocation and lineage
+ * (checkers/revocation.ts), crash (checkers/crash.ts); what each effect is checked for (checkers/checks.ts).
  */
 import { canonicalizeUri } from '../core/uri.js';
 import type { ClientEffect } from '../core/types.js';
-import { CatalogChecker } from './oracle-catalog.js';
-import { CrashChecker } from './oracle-crash.js';
-import { RevocationChecker } from './oracle-revocation.js';
-import { parseContent } from './server.js';
+import { CatalogChecker } from './checkers/catalog.js';
+import { ContentRegistry } from './checkers/content.js';
+import { CrashChecker } from './checkers/crash.js';
+import { RevocationChecker } from './checkers/revocation.js';
+import { checksOf } from './checkers/checks.js';
+import { invariantIndex, livenessInvariants, safetyInvariants, type InvariantName } from './invariants.js';
 
-export const safetyInvariants = [
-  'version_regression',
-  'accept_when_not_active',
-  'post_close_outbox',
-  'late_tombstone',
-  'unreconciled_catalog',
-  'unproven_completeness',
-  'old_session_effect',
-  'served_after_revocation',
-  'untraced_derived_entry',
-  'uri_confusion',
-  'fence_lost_after_crash',
-] as const;
-export type SafetyInvariant = (typeof safetyInvariants)[number];
-
-export const livenessInvariants = ['convergence_60s'] as const;
-export type LivenessInvariant = (typeof livenessInvariants)[number];
-export type InvariantName = SafetyInvariant | LivenessInvariant;
-
-export const invariantExplanations: Record<InvariantName, string> = {
-  version_regression: 'the client accepted content older than a version it had already accepted for this resource',
-  accept_when_not_active: 'the client accepted a version, tombstone or outbox entry for a subscription that was closing, closed, or from a session that had ended',
-  post_close_outbox: 'the client wrote a downstream outbox entry for a URI whose subscription was closing or closed',
-  late_tombstone: 'the client tombstoned a resource from a not-found older than an accepted version, or after close',
-  unreconciled_catalog: 'the client published a catalog as complete without proof, or from a single scan',
-  unproven_completeness: 'a completeness task consumed a catalog that was only SNAPSHOT_UNPROVEN',
-  old_session_effect: "the client read, accepted or wrote an outbox entry because of an old session's notification",
-  served_after_revocation: 'the client served content to a subject after it had learned of the revocation',
-  untraced_derived_entry: 'a derived index entry of revoked content was left without an invalidation',
-  uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',
-  fence_lost_after_crash: 'after a crash the client accepted a pre-crash read, or a watermark went backwards',
-  convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
-};
+export { allInvariants, invariantExplanations, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant, type SafetyInvariant } from './invariants.js';
 
 export const causeWorkload = 0;
 export const causeConnection = 1;
@@ -81,11 +51,6 @@ export interface StepTruth {
   servedExists: boolean;
 }
 
-export interface ContentTruth {
-  resource: number;
-  version: number;
-}
-
 const convergenceWindowMs = 60_000;
 
 /** Accepted (digest, truth version) pairs remembered per resource, to date served content (a small ring). */
@@ -94,6 +59,8 @@ const acceptedDigestSlots = 4;
 export class Oracle {
   readonly violations: Violation[] = [];
   readonly counts = new Int32Array(safetyInvariants.length + livenessInvariants.length);
+  /** Per invariant (allInvariants order): how many times it was checked (sim/checks.ts; convergence: changes judged). */
+  readonly checks = new Float64Array(safetyInvariants.length + livenessInvariants.length);
   readonly edgeHits: Int32Array;
   notificationReads = 0;
   totalReads = 0;
@@ -113,15 +80,9 @@ export class Oracle {
   readonly convergenceLatenciesMs: number[] = [];
 
   private readonly uris: readonly string[];
+  /** What content the server produced (to date accepted texts without a map of every text ever served). */
+  private readonly content: ContentRegistry;
   private readonly indexByUri = new Map<string, number>();
-  /**
-   * Content the server produced: per resource, the highest registered version and the versions below it
-   * that were never content (deletions). Texts are parsed back with the server's convention (no map of
-   * every text ever served).
-   */
-  private readonly contentVersionMax: Int32Array;
-  private readonly contentGaps: number[][];
-  private readonly scratchContent: ContentTruth = { resource: -1, version: 0 };
   /** Per resource: highest truth version (content or deletion) the client accepted. */
   private readonly acceptedVersion: Int32Array;
   /** Per resource: time the latest unsubscribe command was delivered, or -1. */
@@ -150,8 +111,7 @@ export class Oracle {
     this.notified = uris.map(() => new Set<number>());
     this.edgeHits = new Int32Array(edgeCount);
     this.convergenceOff = new Uint8Array(uris.length);
-    this.contentVersionMax = new Int32Array(uris.length);
-    this.contentGaps = uris.map(() => []);
+    this.content = new ContentRegistry(uris);
     this.truthVersion = new Int32Array(uris.length).fill(1);
     this.acceptedDigests = new Array<string>(uris.length * acceptedDigestSlots).fill('');
     this.acceptedDigestVersions = new Int32Array(uris.length * acceptedDigestSlots).fill(-1);
@@ -172,34 +132,12 @@ export class Oracle {
 
   /** Ground truth of a content text, for timelines: `uri vN`, or '' when the server never served it. */
   describeContent(text: string): string {
-    const truth = this.contentTruthOf(text);
-    return truth === undefined ? 'content the server never served' : `${this.uris[truth.resource]} v${truth.version}`;
+    return this.content.describe(text);
   }
 
-  /** The server produced `text` (its content convention, see server.ts) for `resource` at `version`. */
+  /** The server produced `text` (its content convention, see actors/server.ts) for `resource` at `version`. */
   registerContent(text: string, resource: number, version: number): void {
-    void text;
-    const max = this.contentVersionMax[resource]!;
-    const gaps = this.contentGaps[resource]!;
-    if (version > max) {
-      for (let skipped = max + 1; skipped < version; skipped++) gaps.push(skipped);
-      this.contentVersionMax[resource] = version;
-    } else {
-      const index = gaps.indexOf(version);
-      if (index >= 0) gaps.splice(index, 1);
-    }
-  }
-
-  /** The resource and version a content text was produced for, or undefined (valid until the next call). */
-  private contentTruthOf(text: string): ContentTruth | undefined {
-    const parsed = parseContent(text);
-    if (parsed === null) return undefined;
-    const resource = this.indexByUri.get(parsed.uri);
-    if (resource === undefined || parsed.version > this.contentVersionMax[resource]! || this.contentGaps[resource]!.includes(parsed.version)) return undefined;
-    const scratch = this.scratchContent;
-    scratch.resource = resource;
-    scratch.version = parsed.version;
-    return scratch;
+    this.content.register(text, resource, version);
   }
 
   onSubscribeCommand(resource: number): void {
@@ -270,8 +208,11 @@ export class Oracle {
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
+    const checks = this.checks;
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
+      const checked = checksOf(effect);
+      for (let at = 0; at < checked.length; at++) checks[checked[at]!]! += 1;
       switch (effect.type) {
         case 'RequestSent':
           if (effect.method !== 'resources/read') break;
@@ -335,7 +276,7 @@ export class Oracle {
   private judgeAccept(uri: string, text: string, digest: string, truth: StepTruth): void {
     this.accepts++;
     const resource = this.resourceOf(uri);
-    const content = this.contentTruthOf(text);
+    const content = this.content.truthOf(text);
     if (content === undefined || resource !== content.resource) {
       const really = content === undefined ? 'content the server never served' : `content of ${this.uris[content.resource]} v${content.version}`;
       this.violate('uri_confusion', truth.timeMs, uri, `accepted ${really} as ${uri}`);
@@ -435,6 +376,11 @@ export class Oracle {
 
   /** End of the run: every change whose window has passed and was never reflected is a liveness failure. */
   finish(endMs: number): void {
+    this.finishConvergence(endMs);
+    this.checks[invariantIndex.convergence_60s] = this.changesTracked;
+  }
+
+  private finishConvergence(endMs: number): void {
     this.revocation.finish(endMs);
     for (let resource = 0; resource < this.pending.length; resource++) {
       const pending = this.pending[resource]!;
@@ -454,9 +400,3 @@ export class Oracle {
     if (edgeIndex >= 0) this.edgeHits[edgeIndex]! += 1;
   }
 }
-
-export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(
-  [...safetyInvariants, ...livenessInvariants].map((name, index) => [name, index]),
-) as Record<InvariantName, number>;
-
-export const allInvariants: readonly InvariantName[] = [...safetyInvariants, ...livenessInvariants];

@@ -1,5 +1,6 @@
 /**
- * The scheduler's virtual-time queue: a binary min-heap ordered by (timeMs, sequence). Ties in time are
+ * The one scheduler heap of the project (the pure world's queue and the SDK adapter's VirtualClock): a
+ * binary min-heap ordered by (timeMs, sequence). Ties in time are
  * broken by insertion order, so the order is total and deterministic; nondeterminism enters only through
  * the latencies the chooser draws.
  */
@@ -56,6 +57,11 @@ export class EventQueue<E extends Scheduled> {
       heap[index] = last;
     }
     return top;
+  }
+
+  /** The next event without removing it. */
+  peek(): E | undefined {
+    return this.heap[0];
   }
 
   peekTimeMs(): number {

@@ -9,8 +9,11 @@ import { allInvariants } from './oracle.js';
 export const replaySchema = 'fencesim.replay.v1';
 
 export interface ReplayRunSpec {
-  /** The interleaving seed the decisions were first drawn from (informational once shrunk). */
-  seed: number;
+  /**
+   * The interleaving seed the decisions were first drawn from: informational only, since every draw of a
+   * run (jitter and cursor tokens included) is a decision. It may be left out.
+   */
+  seed?: number;
   scenario: string;
   client: string;
 }
@@ -54,8 +57,8 @@ export function parseReplay(text: string): ReplayParse {
   }
   const runSpec = object.runSpec as Record<string, unknown> | undefined;
   if (typeof runSpec !== 'object' || runSpec === null) return fail('runSpec must be an object');
-  if (!Number.isInteger(runSpec.seed) || (runSpec.seed as number) < 0 || (runSpec.seed as number) > 0xffffffff) {
-    return fail('runSpec.seed must be an integer from 0 to 4294967295');
+  if (runSpec.seed !== undefined && (!Number.isInteger(runSpec.seed) || (runSpec.seed as number) < 0 || (runSpec.seed as number) > 0xffffffff)) {
+    return fail('runSpec.seed must be an integer from 0 to 4294967295, or left out');
   }
   if (typeof runSpec.scenario !== 'string') return fail('runSpec.scenario must be a string');
   if (typeof runSpec.client !== 'string') return fail('runSpec.client must be a string');
@@ -81,7 +84,7 @@ export function parseReplay(text: string): ReplayParse {
     ok: true,
     file: {
       schema: replaySchema,
-      runSpec: { seed: runSpec.seed as number, scenario: runSpec.scenario, client: runSpec.client },
+      runSpec: { ...(runSpec.seed === undefined ? {} : { seed: runSpec.seed as number }), scenario: runSpec.scenario, client: runSpec.client },
       invariant: invariant as string | null,
       decisions,
     },

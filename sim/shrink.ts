@@ -1,8 +1,8 @@
 /**
  * Shrinking a failing interleaving by its choice sequence (in the manner of Hypothesis' internal
  * reduction): every nondeterministic choice is a labelled integer whose 0 is the simplest option, so a
- * shorter sequence, or one with smaller values, is a simpler run. The shrinker truncates, deletes chunks,
- * zeroes chunks and lowers single choices, replaying leniently (a missing or out-of-range choice reads as
+ * shorter sequence, or one with smaller values, is a simpler run. The shrinker truncates, zeroes every
+ * decision of one label at once, deletes chunks, zeroes chunks and lowers single choices, replaying leniently (a missing or out-of-range choice reads as
  * 0) and stopping each replay at the first violation of the invariant; it keeps a candidate only when the
  * SAME invariant still fails. Kept candidates are normalized to the decisions the run actually consumed,
  * minus trailing zeros (the canonical form), so every kept sequence replays strictly.
@@ -14,13 +14,15 @@
  * of the best sequence in full; only when none of them fails is the shrink `complete`.
  *
  * The result is then 1-minimal with respect to these moves: deleting any single decision of the canonical
- * form, or setting any non-zero one to 0, makes the violation disappear. (Either move yields a sequence
+ * form, or setting any non-zero one to 0, makes the violation disappear or gives back a run no simpler
+ * (a deleted decision the code still asks for is answered 0 by the label-aligned lenient replay, so the
+ * deletion is then the zeroing, or the very same run). (Either move yields a sequence
  * that is shorter or lexicographically smaller, so had it still failed, the confirmation round would have
  * kept it.) The attempt bound is the primary limit, so the result does not depend on the wall clock unless
  * `shouldStop` (the CLI's wall-clock budget) cuts it short; `stoppedBy` says which.
  */
 import type { ClientUnderTest } from '../core/types.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import type { Scenario } from './scenario.js';
 import type { Decision } from './chooser.js';
 import { invariantIndex, type InvariantName } from './oracle.js';
 import { runInterleaving, type InterleavingOptions, type InterleavingResult } from './world.js';
@@ -157,10 +159,22 @@ class Shrinker {
 
   deleteChunks(): void {
     for (const size of deleteChunkSizes) {
-      for (let start = this.best.length - size; start >= 0 && !this.exhausted(); start--) {
+      for (let start = this.best.length - size; start >= 0 && !this.exhausted(); start -= Math.max(1, size >> 2)) {
         if (start + size > this.best.length) continue;
         this.try([...this.best.slice(0, start), ...this.best.slice(start + size)]);
       }
+    }
+  }
+
+  /**
+   * Zeroes every decision of one label at once (every "slow read?", every "drop notification?"): a whole
+   * kind of activity or fault gone in one attempt, which chunk moves over a long run reach only slowly.
+   */
+  zeroLabels(): void {
+    const labels = [...new Set(this.best.filter((decision) => decision.value !== 0).map((decision) => decision.label))];
+    for (const label of labels) {
+      if (this.exhausted()) return;
+      this.try(this.best.map((decision) => (decision.label === label ? withValueOf(decision, 0) : decision)));
     }
   }
 
@@ -215,6 +229,7 @@ export function shrink(
   shrinker.attempts = 1;
   const passes = [
     { run: () => shrinker.truncate(), idle: false },
+    { run: () => shrinker.zeroLabels(), idle: false },
     { run: () => shrinker.deleteChunks(), idle: false },
     { run: () => shrinker.zeroChunks(), idle: false },
     { run: () => shrinker.lowerValues(), idle: false },
@@ -311,12 +326,12 @@ function simpler(candidate: readonly Decision[], best: readonly Decision[]): boo
   return false;
 }
 
-/** Lenient replay reads values by position only, so the values alone identify a candidate's run. */
+/** Lenient replay aligns decisions by label, so labels and values together identify a candidate's run. */
 function key(decisions: readonly Decision[]): string {
   let end = decisions.length;
   while (end > 0 && decisions[end - 1]!.value === 0) end--; // trailing zeros are implied
   let text = '';
-  for (let index = 0; index < end; index++) text += `${decisions[index]!.value},`;
+  for (let index = 0; index < end; index++) text += `${decisions[index]!.label}=${decisions[index]!.value},`;
   return text;
 }
 

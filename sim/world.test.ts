@@ -38,22 +38,22 @@ function fingerprint(result: InterleavingResult): unknown {
  */
 const goldenSeed = 42;
 const goldenTraceHashes: Record<string, number> = {
-  'client-crash': 0x0020e95e,
-  'close-race': 0xfba48923,
-  'cursor-cycle': 0xfcf7b268,
-  'duplicate-storm': 0xf92c8ba0,
-  'forged-snapshot-id': 0x41d7e811,
-  'late-content-after-close': 0x905a07d5,
-  'lost-unsubscribe-ack': 0xb32d4cb7,
-  'multi-page-lost-notifications': 0x7405ae75,
-  'no-subscribe-capability': 0x689e2736,
-  'old-session-notification': 0xf8c43023,
-  'permission-revocation': 0x9b66772d,
-  'read-race': 0x89b1f274,
-  reconnect: 0xa19afee9,
-  'sdk-swarm': 0xdd1db85b,
-  swarm: 0x2403f9f3,
-  'uri-spelling': 0x9db37305,
+  'client-crash': 0xa6a51b14,
+  'close-race': 0xba66ba3f,
+  'cursor-cycle': 0xa9076f2b,
+  'duplicate-storm': 0x52aff483,
+  'forged-snapshot-id': 0x5ff47014,
+  'late-content-after-close': 0xdad2ba8c,
+  'lost-unsubscribe-ack': 0x47c8b42b,
+  'multi-page-lost-notifications': 0x0715b0a4,
+  'no-subscribe-capability': 0x28ec4306,
+  'old-session-notification': 0x19e67fdc,
+  'permission-revocation': 0x0c1c3fca,
+  'read-race': 0x22bc5ec0,
+  reconnect: 0xb19145b7,
+  'sdk-swarm': 0x54b825ca,
+  swarm: 0x274386d9,
+  'uri-spelling': 0x80c3d6b3,
 };
 
 describe('world: determinism', () => {

@@ -1,51 +1,30 @@
 /**
- * One simulated interleaving: a client under test, the server model and the network, driven by one
- * virtual-time queue. The queue and the chooser are the only sources of "what happens next".
+ * One simulated interleaving on the pure transport: a reducer client (driven by kernel/reducer-driver.ts), the
+ * server model and the network, driven by one virtual-time queue. The queue and the chooser are the only
+ * sources of "what happens next".
  *
- * This file holds the loop and the client side (delivering inputs, carrying out effects). Event and
- * message types are in events.ts, connections and crashes in sessions.ts, the server side in serving.ts,
- * workload commands and revocations in workload.ts, listing in listing.ts.
+ * This file holds the loop and the queue. The actors (actors/serving.ts, workload.ts, sessions.ts) are written
+ * against the world port (kernel/host.ts); what is shared with the SDK world is in kernel/world-core.ts.
  */
-import { edgeIndexOf } from '../core/transitions.js';
-import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, TimerId } from '../core/types.js';
-import { defaultClientConfig, timerName } from '../core/types.js';
-import type { Scenario } from '../scenarios/scenario.js';
-import { Chooser, type Decision } from './chooser.js';
-import type { FaultCounts } from './faults.js';
-import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
-import { causeConnection, causeListChanged, causeNotification, causeOldNotification, invariantIndex, type InvariantName, type Oracle, type StepTruth } from './oracle.js';
+import type { ClientConfig, ClientUnderTest } from '../core/types.js';
+import { defaultClientConfig } from '../core/types.js';
+import type { Scenario } from './scenario.js';
+import { Chooser } from './chooser.js';
+import type { InterleavingOptions, InterleavingResult } from './kernel/interleaving.js';
+import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './kernel/events.js';
+import { invariantIndex } from './oracle.js';
 import type { InterleavingPlan } from './plan.js';
 import { EventQueue } from './queue.js';
-import { serveRequest } from './serving.js';
-import { connect, faultTick } from './sessions.js';
-import { startWorkload } from './workload.js';
-import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth, WorldCore } from './world-core.js';
+import { ReducerDriver, type ReducerWorld } from './kernel/reducer-driver.js';
+import { serveRequest } from './actors/serving.js';
+import { connect } from './actors/sessions.js';
+import { startWorkload } from './actors/workload.js';
+import { mix } from './kernel/step-truth.js';
+import { WorldCore } from './kernel/world-core.js';
 
-export { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
+export { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './kernel/events.js';
 
-export interface InterleavingOptions {
-  /** Keep a readable timeline. */
-  trace: boolean;
-  /** Record every decision (for replay files and shrinking). */
-  record: boolean;
-  /** Replay these decisions instead of drawing from the seed. */
-  replay?: { decisions: readonly Decision[]; strict: boolean };
-  /** Stop the run right after the first step that violates this invariant (the shrinker's early exit). */
-  stopAtInvariant?: InvariantName | null;
-}
-
-export interface InterleavingResult {
-  seed: number;
-  plan: InterleavingPlan;
-  oracle: Oracle;
-  faultCounts: FaultCounts;
-  events: number;
-  steps: number;
-  endMs: number;
-  traceHash: number;
-  timeline: string[] | null;
-  decisions: Decision[] | null;
-}
+export type { InterleavingOptions, InterleavingResult } from './kernel/interleaving.js';
 
 export function runInterleaving(
   seed: number,
@@ -59,36 +38,23 @@ export function runInterleaving(
   const plan = scenario.plan(chooser);
   const world = new World(seed, plan, chooser, client, { ...defaultClientConfig, ...scenario.clientConfig }, options.trace);
   world.run(options.stopAtInvariant == null ? -1 : invariantIndex[options.stopAtInvariant]);
-  return world.resultOf(world.steps, chooser.log);
+  return world.resultOf(world.client.steps, chooser.log);
 }
 
-/** The state of one interleaving. Fields are shared with serving.ts and workload.ts (same package). */
-export class World extends WorldCore {
-  steps = 0;
+/** The pure world: the port's host on one event queue. */
+export class World extends WorldCore implements ReducerWorld {
   readonly queue = new EventQueue<SimEvent>();
   nowMs = 0;
-  /** Increases at every client crash: timers armed before it never fire. */
-  clientEpoch = 0;
-  /** Timer key -> the deadline of its latest TimerArmed; earlier ones for the key are replaced. */
-  readonly armedTimers = new Map<string, number>();
-  clientState: unknown;
-  private readonly truth: StepTruth = newStepTruth();
+  readonly client: ReducerDriver;
 
-  constructor(
-    seed: number,
-    plan: InterleavingPlan,
-    chooser: Chooser,
-    readonly client: ClientUnderTest,
-    readonly config: ClientConfig,
-    trace: boolean,
-  ) {
+  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest, config: ClientConfig, trace: boolean) {
     super(seed, plan, chooser, trace);
-    this.clientState = client.init(config);
+    this.client = new ReducerDriver(this, client, config);
   }
 
   /** Runs to the end, or until invariant number `stopAtIndex` (>= 0) is violated. */
   run(stopAtIndex: number): void {
-    connect(this, causeConnection);
+    connect(this);
     startWorkload(this);
     const queue = this.queue;
     const counts = this.oracle.counts;
@@ -107,134 +73,31 @@ export class World extends WorldCore {
   private dispatch(event: SimEvent): void {
     switch (event.kind) {
       case Kind.ClientMessage:
-        this.deliverMessage(event);
+        this.client.messageArrived(event);
         break;
       case Kind.ServerRequest:
-        serveRequest(this, event);
+        serveRequest(this, event.session, event.cause, event.payload as RequestMessage);
         break;
       case Kind.Timer:
-        if (event.session !== this.clientEpoch) break; // armed by a client that has since crashed
-        // Re-arming a key replaces its timer (as clearTimeout + setTimeout would): only the latest fires.
-        if (this.armedTimers.get(timerName(event.payload as TimerId)) !== event.a) break;
-        this.armedTimers.delete(timerName(event.payload as TimerId));
-        this.deliver({ type: 'TimerFired', nowMs: this.nowMs, jitter: 0, timer: event.payload as TimerId, deadlineMs: event.a }, event.cause, null);
-        break;
-      case Kind.FaultTick:
-        faultTick(this);
-        break;
-      case Kind.Reconnect:
-        connect(this, causeConnection);
+        this.client.timerFired(event);
         break;
       default:
-        this.dispatchShared(event.kind, event.a, event.payload);
+        this.dispatchWorld(event.kind, event.a, event.payload);
         break;
     }
   }
 
-  // -- scheduling helpers ---------------------------------------------------------------------
+  // -- the port -------------------------------------------------------------------------------------
 
-  schedule(timeMs: number, kind: Kind, cause: number, session: number, a: number, payload: unknown): void {
+  schedule(timeMs: number, kind: Kind, cause: number, a: number, payload: unknown): void {
+    this.queue.push({ timeMs, sequence: 0, kind, cause, session: 0, a, payload });
+  }
+
+  toClient(timeMs: number, cause: number, generation: number, message: ResponseMessage | NotificationMessage): void {
+    this.queue.push({ timeMs, sequence: 0, kind: Kind.ClientMessage, cause, session: generation, a: message.kind === 'response' ? message.requestId : message.resource, payload: message });
+  }
+
+  enqueue(timeMs: number, kind: Kind, cause: number, session: number, a: number, payload: unknown): void {
     this.queue.push({ timeMs, sequence: 0, kind, cause, session, a, payload });
-  }
-
-  // -- the client --------------------------------------------------------------------------------
-
-  deliver(input: ClientInput, cause: number, response: ResponseMessage | null): void {
-    input.jitter = jitterFor(this.seed, this.steps);
-    this.steps++;
-    const timeline = this.timeline;
-    const violationsBefore = this.oracle.violations.length;
-    if (timeline !== null) timeline.input(this.nowMs, input, response, this.sessionGeneration);
-    const result = this.client.step(this.clientState, input);
-    this.clientState = result.state;
-    const effects = result.effects;
-    // one reused record: the oracle reads it during judge() only
-    this.oracle.judge(effects, fillStepTruth(this.truth, this.nowMs, cause, this.sessionGeneration, response));
-    this.traceHash = mix(this.traceHash, effects.length);
-    for (let index = 0; index < effects.length; index++) this.carryOut(effects[index]!, cause);
-    if (timeline !== null) timeline.effects(this.nowMs, effects, this.oracle, violationsBefore);
-  }
-
-  private carryOut(effect: ClientEffect, cause: number): void {
-    switch (effect.type) {
-      case 'RequestSent':
-        this.sendToServer(effect, cause);
-        break;
-      case 'TimerArmed':
-        if (effect.deadlineMs >= this.nowMs) {
-          this.armedTimers.set(timerName(effect.timer), effect.deadlineMs);
-          this.schedule(effect.deadlineMs, Kind.Timer, cause, this.clientEpoch, effect.deadlineMs, effect.timer);
-        }
-        break;
-      case 'Transitioned':
-        this.oracle.recordEdge(edgeIndexOf(effect.from, effect.event));
-        break;
-      default:
-        break;
-    }
-  }
-
-  private sendToServer(effect: Extract<ClientEffect, { type: 'RequestSent' }>, cause: number): void {
-    const session = this.session;
-    if (session === null || !session.alive) return; // no connection: the send fails
-    const arrival = this.clientToServerTime(session);
-    const request: RequestMessage = {
-      requestId: effect.requestId,
-      method: effect.method,
-      uri: effect.uri,
-      subject: effect.subject,
-      cursor: effect.cursor,
-      sentAtMs: this.nowMs,
-    };
-    this.schedule(arrival, Kind.ServerRequest, cause, session.generation, effect.requestId, request);
-  }
-
-  private deliverMessage(event: SimEvent): void {
-    const message = event.payload as ResponseMessage | NotificationMessage;
-    const current = event.session === this.sessionGeneration && this.session !== null && this.session.alive;
-    if (!current && !message.survivesSessionEnd) {
-      if (message.kind === 'response') this.strandAfterCrash(event, message);
-      return;
-    }
-    if (message.kind === 'response') {
-      if (current) learnFromResponse(this.oracle, this.timeline, message, this.nowMs);
-      this.deliver(
-        { type: 'ResponseArrived', nowMs: this.nowMs, jitter: 0, sessionGeneration: event.session, requestId: message.requestId, outcome: message.outcome },
-        event.cause,
-        message,
-      );
-      return;
-    }
-    if (message.listChanged) {
-      this.deliver(
-        { type: 'NotificationArrived', nowMs: this.nowMs, jitter: 0, sessionGeneration: event.session, method: 'notifications/resources/list_changed', params: {} },
-        current ? causeListChanged : causeOldNotification,
-        null,
-      );
-      return;
-    }
-    this.oracle.onNotificationDelivered(message.resource, message.version, current);
-    this.deliver(
-      {
-        type: 'NotificationArrived',
-        nowMs: this.nowMs,
-        jitter: 0,
-        sessionGeneration: event.session,
-        method: 'notifications/resources/updated',
-        params: { uri: message.uri },
-      },
-      current ? causeNotification : causeOldNotification,
-      null,
-    );
-  }
-
-  /** client-crash: a response to a pre-crash request may still surface after the restart, on its old session. */
-  private strandAfterCrash(event: SimEvent, message: ResponseMessage): void {
-    const session = this.server.sessions[event.session];
-    if (session === undefined || session.strandAfterMs < 0) return;
-    if (!this.chooser.chance('faults', 'pre-crash response surfaces?', 1, 2)) return;
-    message.survivesSessionEnd = true;
-    const timeMs = Math.max(this.nowMs, session.strandAfterMs) + this.chooser.between('network', 'pre-crash response delay', 1, 300);
-    this.schedule(timeMs, Kind.ClientMessage, event.cause, event.session, event.a, message);
   }
 }

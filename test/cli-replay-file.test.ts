@@ -76,6 +76,20 @@ describe('shrink, then replay the file', () => {
     expect(replay.stdout.split('\n').filter((line) => line.trimStart().startsWith(`!! ${invariant}:`)).length).toBeGreaterThanOrEqual(1);
   });
 
+  it('the decisions alone determine the run: with its seed removed or changed, the file replays identically', async () => {
+    const original = await runCli(['replay', '--file', shrunkPath]);
+    const { seed: _seed, ...withoutSeed } = shrunkJson().runSpec;
+    const timelineOf = (stdout: string): string => stdout.slice(stdout.indexOf('timeline:'));
+    const traceHashOf = (stdout: string): string => /trace hash (0x[0-9a-f]+)/.exec(stdout)![1]!;
+    for (const runSpec of [withoutSeed, { ...withoutSeed, seed: 123_456_789 }]) {
+      const path = await fileWith(`seed-${String(runSpec.seed ?? 'none')}.json`, JSON.stringify({ ...shrunkJson(), runSpec }));
+      const replay = await runCli(['replay', '--file', path]);
+      expect(replay.code).toBe(original.code);
+      expect(timelineOf(replay.stdout)).toBe(timelineOf(original.stdout));
+      expect(traceHashOf(replay.stdout)).toBe(traceHashOf(original.stdout));
+    }
+  });
+
   it('shrinking the shrunk file again keeps it (1-minimal: nothing left to remove)', async () => {
     const again = join(scratch, 'again.json');
     const rerun = await runCli(['shrink', '--file', shrunkPath, '--out', again], realClock);

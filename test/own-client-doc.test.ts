@@ -35,7 +35,7 @@ describe('docs/own-client.md', () => {
     const { resourceNotFoundCode, invalidParamsCode } = await import('../core/protocol.js');
     expect(doc).toContain(`\`${resourceNotFoundCode}\``);
     expect(doc).toContain(`\`${invalidParamsCode}\``);
-    const { permissionDeniedCode } = await import('../sim/server.js');
+    const { permissionDeniedCode } = await import('../sim/actors/server.js');
     expect(doc).toContain(`\`${permissionDeniedCode}\``);
   });
 });

@@ -80,14 +80,31 @@ export function oneMinimalityCounterexamples(
   invariant: InvariantName,
 ): string[] {
   const failures: string[] = [];
+  /** A move counters 1-minimality when the run still violates and what it consumed is simpler (shortlex on values). */
+  const counters = (candidate: readonly Decision[]): boolean => {
+    const run = replayLenient(seed, scenario, client, candidate, invariant);
+    return violates(run, invariant) && shortlexSmaller(withoutTrailingZeros(run.decisions!), canonical);
+  };
   for (let index = 0; index < canonical.length; index++) {
     const deleted = [...canonical.slice(0, index), ...canonical.slice(index + 1)];
-    if (violates(replayLenient(seed, scenario, client, deleted, invariant), invariant)) failures.push(`deleting decision ${index} (${canonical[index]!.label})`);
+    if (counters(deleted)) failures.push(`deleting decision ${index} (${canonical[index]!.label})`);
     if (canonical[index]!.value === 0) continue;
     const zeroed = canonical.map((decision, at) => (at === index ? { label: decision.label, value: 0, range: decision.range } : decision));
-    if (violates(replayLenient(seed, scenario, client, zeroed, invariant), invariant)) failures.push(`zeroing decision ${index} (${canonical[index]!.label})`);
+    if (counters(zeroed)) failures.push(`zeroing decision ${index} (${canonical[index]!.label})`);
   }
   return failures;
+}
+
+function withoutTrailingZeros(decisions: readonly Decision[]): Decision[] {
+  let end = decisions.length;
+  while (end > 0 && decisions[end - 1]!.value === 0) end--;
+  return decisions.slice(0, end);
+}
+
+function shortlexSmaller(candidate: readonly Decision[], best: readonly Decision[]): boolean {
+  if (candidate.length !== best.length) return candidate.length < best.length;
+  const index = candidate.findIndex((decision, at) => decision.value !== best[at]!.value);
+  return index >= 0 && candidate[index]!.value < best[index]!.value;
 }
 
 /** The timeline lines that carry the violation marker for `invariant`. */

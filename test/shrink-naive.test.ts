@@ -2,12 +2,18 @@
  * Shrinking the shipped naive clients: for every naive client and the first scenario that claims to catch
  * it (`scenario.catches`), the gate's first failure shrinks within 10 s to a 1-minimal decision list whose
  * timeline (up to the violation, focused on the violation's resources) is short and names the invariant on
- * the line that breaks it.
+ * the line that breaks it; and the full `fencesim replay --file` of the shrunk replay file prints at most
+ * 30 timeline lines (draws whose 0 is the simplest choice let the shrinker remove unrelated activity).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarios } from '../scenarios/catalog.js';
 import { clients } from '../scenarios/clients.js';
 import { runRange, type RunSpec } from '../sim/gate.js';
+import { replaySchema, serializeReplay } from '../sim/replay-file.js';
+import { runCli } from './cli-io.js';
 import { measurementLine, oneMinimalityCounterexamples, shrinkBudgetMs, readabilityProblems, shrinkFailure, type ShrinkMeasurement } from './shrink-check.js';
 
 const rootSeed = 20_260_101;
@@ -20,10 +26,27 @@ const cases = naiveClients.flatMap((client) => {
   return scenario === undefined ? [] : [{ client, scenario }];
 });
 
+/** The most timeline lines the full replay of a shrunk naive failure may print. */
+const replayLinesMax = 30;
+
 const measurements: ShrinkMeasurement[] = [];
-afterAll(() => {
-  console.log(['shrinking the naive clients:', ...measurements.map(measurementLine)].join('\n'));
+const replayLines: string[] = [];
+let scratch = '';
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'fencesim-shrink-naive-'));
 });
+afterAll(async () => {
+  console.log(['shrinking the naive clients:', ...measurements.map(measurementLine), 'full replay --file of each shrunk failure:', ...replayLines].join('\n'));
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** The timeline lines `fencesim replay --file` prints (between `timeline:` and the verdict). */
+function timelineLinesOf(stdout: string): string[] {
+  const lines = stdout.split('\n');
+  const start = lines.indexOf('timeline:');
+  const end = lines.findIndex((line) => line.startsWith('verdict:'));
+  return lines.slice(start + 1, end);
+}
 
 describe('shrink: every naive client, in the first scenario that claims to catch it', () => {
   it('every naive client is claimed by at least one scenario', () => {
@@ -32,7 +55,7 @@ describe('shrink: every naive client, in the first scenario that claims to catch
 
   it.each(cases.map((entry) => [entry.client.name, entry.scenario.name, entry] as const))(
     '%s in %s: the first failure shrinks within 10 s to a 1-minimal, short, strictly replaying timeline',
-    (_client, _scenario, { client, scenario }) => {
+    async (_client, _scenario, { client, scenario }) => {
       const spec: RunSpec = { seed: rootSeed, interleavings: searchInterleavings, scenario: scenario.name, client: client.name, maxFailures: 1 };
       const failure = runRange(spec, scenario, client, 0, searchInterleavings).failures[0];
       expect(failure, `the gate must catch ${client.name} in ${scenario.name} within ${searchInterleavings} interleavings`).toBeDefined();
@@ -42,6 +65,14 @@ describe('shrink: every naive client, in the first scenario that claims to catch
       expect(measurement.complete).toBe(true);
       expect(oneMinimalityCounterexamples(failure!.seed, scenario, client, measurement.result.canonical, failure!.invariant)).toEqual([]);
       expect(readabilityProblems(measurement)).toEqual([]);
+      const path = join(scratch, `${client.name}.json`);
+      const runSpec = { seed: failure!.seed, scenario: scenario.name, client: client.name };
+      await writeFile(path, serializeReplay({ schema: replaySchema, runSpec, invariant: failure!.invariant, decisions: measurement.result.decisions }));
+      const replay = await runCli(['replay', '--file', path]);
+      expect(replay.code, replay.stderr).toBe(1);
+      const lines = timelineLinesOf(replay.stdout);
+      replayLines.push(`  ${client.name} in ${scenario.name}: ${lines.length} lines`);
+      expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(replayLinesMax);
     },
   );
 });

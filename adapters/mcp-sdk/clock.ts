@@ -9,6 +9,7 @@
  *   the promise microtasks they started run to completion (one `setImmediate` turn: Node drains every
  *   microtask before the check phase) before the next instant. It never reads a clock.
  */
+import { EventQueue } from '../../sim/queue.js';
 
 export type TimerHandle = number;
 
@@ -87,9 +88,9 @@ export interface VirtualClockOptions {
  */
 export class VirtualClock implements Clock {
   private now: number;
-  private nextSequence = 0;
   private nextHandle = 1;
-  private readonly heap: VirtualEvent[] = [];
+  /** The simulator's one scheduler heap (sim/queue.ts): ordered by (deadline, scheduling order). */
+  private readonly queue = new EventQueue<VirtualEvent>();
   /** Handles scheduled and neither fired nor cleared. */
   private readonly live = new Set<TimerHandle>();
   private readonly eventsPerCallMax: number;
@@ -109,7 +110,7 @@ export class VirtualClock implements Clock {
     if (!Number.isFinite(deadlineMs)) throw new RangeError(`VirtualClock.setTimer: deadline must be finite, got ${deadlineMs}`);
     const handle = this.nextHandle++;
     this.live.add(handle);
-    this.push({ timeMs: Math.max(deadlineMs, this.now), sequence: this.nextSequence++, handle, fire });
+    this.queue.push({ timeMs: Math.max(deadlineMs, this.now), sequence: 0, handle, fire });
     return handle;
   }
 
@@ -130,7 +131,7 @@ export class VirtualClock implements Clock {
   /** Deadline of the next pending event, or Infinity. */
   nextDeadlineMs(): number {
     this.skipCancelled();
-    return this.heap.length === 0 ? Infinity : this.heap[0]!.timeMs;
+    return this.queue.peekTimeMs();
   }
 
   /** Events scheduled and neither fired nor cleared. */
@@ -208,7 +209,7 @@ export class VirtualClock implements Clock {
     const instantMs = this.nextDeadlineMs();
     this.now = instantMs;
     while (this.nextDeadlineMs() === instantMs) {
-      const event = this.pop()!;
+      const event = this.queue.pop()!;
       this.live.delete(event.handle);
       this.eventsFired++;
       fired++;
@@ -219,44 +220,7 @@ export class VirtualClock implements Clock {
   }
 
   private skipCancelled(): void {
-    while (this.heap.length > 0 && !this.live.has(this.heap[0]!.handle)) this.pop();
+    const queue = this.queue;
+    while (queue.size > 0 && !this.live.has(queue.peek()!.handle)) queue.pop();
   }
-
-  private push(event: VirtualEvent): void {
-    const heap = this.heap;
-    let index = heap.length;
-    heap.push(event);
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!before(event, heap[parent]!)) break;
-      heap[index] = heap[parent]!;
-      index = parent;
-    }
-    heap[index] = event;
-  }
-
-  private pop(): VirtualEvent | undefined {
-    const heap = this.heap;
-    const top = heap[0];
-    if (top === undefined) return undefined;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      let index = 0;
-      for (;;) {
-        const left = 2 * index + 1;
-        if (left >= heap.length) break;
-        const right = left + 1;
-        const child = right < heap.length && before(heap[right]!, heap[left]!) ? right : left;
-        if (!before(heap[child]!, last)) break;
-        heap[index] = heap[child]!;
-        index = child;
-      }
-      heap[index] = last;
-    }
-    return top;
-  }
-}
-
-function before(a: VirtualEvent, b: VirtualEvent): boolean {
-  return a.timeMs < b.timeMs || (a.timeMs === b.timeMs && a.sequence < b.sequence);
 }

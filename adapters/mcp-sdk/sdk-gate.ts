@@ -8,28 +8,11 @@ import type { ClientUnderTest } from '../../core/types.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { firstDivergence, type DeterminismCheck, type DeterminismMismatch } from '../../sim/determinism.js';
 import { GateAccumulator, type ProgressSink, type RunSpec } from '../../sim/gate.js';
+import { InterleavingCrash } from '../../sim/kernel/interleaving.js';
 import { deriveSeed } from '../../sim/prng.js';
 import { runSdkInterleaving } from './sdk-sim-world.js';
 
 export { sdkScenarioNames, sdkScenarioProblem, sdkUnsupportedFaults } from './sdk-support.js';
-
-/** An interleaving threw (a programmer error in the simulator, the adapter or the client): its index and seed. */
-export class SdkInterleavingError extends Error {
-  constructor(
-    readonly index: number,
-    readonly seed: number,
-    readonly error: unknown,
-  ) {
-    super(`interleaving ${index} (seed ${seed}) threw: ${error instanceof Error ? error.message : String(error)}`);
-    this.name = 'SdkInterleavingError';
-  }
-
-  /** The index and seed back from this error's message (it crosses worker threads as text). */
-  static locate(text: string): { index: number; seed: number } | null {
-    const match = /SdkInterleavingError: interleaving (\d+) \(seed (\d+)\) threw/.exec(text);
-    return match === null ? null : { index: Number(match[1]), seed: Number(match[2]) };
-  }
-}
 
 /** Runs interleavings [start, end) of the spec over the SDK transport, one after the other. */
 export async function runSdkRange(
@@ -48,7 +31,7 @@ export async function runSdkRange(
     try {
       result = await runSdkInterleaving(seed, scenario, client, { trace: false, record: false });
     } catch (error) {
-      throw new SdkInterleavingError(index, seed, error);
+      throw new InterleavingCrash(index, seed, error);
     }
     accumulator.add(index, result);
     if (progress !== undefined && (index - start + 1) % progressEvery === 0) progress(index - start + 1, end - start);

@@ -9,12 +9,12 @@
  * version a response or notification really was) is recorded off the wire: responses by the client's
  * request id (the server side fills it in), notifications in delivery order per session.
  */
-import { edgeIndexOf } from '../../core/transitions.js';
-import { timerName, type ClientEffect, type ClientInput } from '../../core/types.js';
-import type { NotificationMessage, ResponseMessage } from '../../sim/events.js';
+import type { ClientEffect, ClientInput } from '../../core/types.js';
+import { interpretEffects, timerKeyOf, type EffectPort, type RequestEffect, type TimerEffect } from '../../sim/kernel/effects.js';
+import type { NotificationMessage, ResponseMessage } from '../../sim/kernel/events.js';
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload, type Oracle, type StepTruth } from '../../sim/oracle.js';
 import type { Timeline } from '../../sim/timeline.js';
-import { fillStepTruth, learnFromResponse, newStepTruth } from '../../sim/world-core.js';
+import { fillStepTruth, learnFromResponse, newStepTruth } from '../../sim/kernel/step-truth.js';
 
 export interface RequestRecord {
   cause: number;
@@ -31,15 +31,19 @@ export interface StepContext {
   sessionAlive: boolean;
   /** The cause the workload gave its command (used for command inputs). */
   commandCause: number;
+  /** World generation = the client's generation + this (a client restarted from scratch numbers anew). */
+  generationOffset: number;
 }
 
-export class StepJudge {
+export class StepJudge implements EffectPort {
   steps = 0;
   private readonly requests = new Map<unknown, RequestRecord>();
   private readonly timerCauses = new Map<string, number>();
   /** Per session generation: notifications handed to its client end and not yet stepped, in order. */
   private readonly notificationsInFlight: NotificationMessage[][] = [];
   private readonly truth: StepTruth = newStepTruth();
+  /** The time of the step being judged (for the effect port). */
+  private nowMs = 0;
 
   constructor(
     private readonly oracle: Oracle,
@@ -47,7 +51,7 @@ export class StepJudge {
   ) {}
 
   /** The client's record of request `requestId` (cause, send time), for the server side. */
-  request(requestId: unknown): RequestRecord | undefined {
+  requestRecord(requestId: unknown): RequestRecord | undefined {
     return this.requests.get(requestId);
   }
 
@@ -61,7 +65,8 @@ export class StepJudge {
     this.steps++;
     const oracle = this.oracle;
     const violationsBefore = oracle.violations.length;
-    const current = (generation: number): boolean => context.sessionAlive && generation === context.sessionGeneration;
+    const offset = context.generationOffset;
+    const current = (generation: number): boolean => context.sessionAlive && generation + offset === context.sessionGeneration;
     let cause = causeConnection;
     let response: ResponseMessage | null = null;
     switch (input.type) {
@@ -73,14 +78,14 @@ export class StepJudge {
         break;
       }
       case 'NotificationArrived':
-        cause = this.notificationArrived(input, current(input.sessionGeneration));
+        cause = this.notificationArrived(input, input.sessionGeneration + offset, current(input.sessionGeneration));
         break;
       case 'TimerFired':
-        cause = this.timerCauses.get(timerName(input.timer)) ?? causeWorkload;
+        cause = this.timerCauses.get(timerKeyOf(input)) ?? causeWorkload;
         break;
       case 'Connected':
-        if (input.sessionGeneration !== context.sessionGeneration) {
-          throw new Error(`SDK world: Connected for session ${input.sessionGeneration}, the server model is at ${context.sessionGeneration}`);
+        if (input.sessionGeneration + offset !== context.sessionGeneration) {
+          throw new Error(`SDK world: Connected for session ${input.sessionGeneration} (+${offset}), the server model is at ${context.sessionGeneration}`);
         }
         break;
       case 'Disconnected':
@@ -91,13 +96,14 @@ export class StepJudge {
     }
     this.timeline?.input(context.nowMs, input, response, context.sessionGeneration);
     oracle.judge(effects, fillStepTruth(this.truth, context.nowMs, cause, context.sessionGeneration, response));
-    for (const effect of effects) this.record(effect, cause, context.nowMs);
+    this.nowMs = context.nowMs;
+    interpretEffects(effects, cause, oracle, this);
     this.timeline?.effects(context.nowMs, effects, oracle, violationsBefore);
     return cause;
   }
 
-  private notificationArrived(input: Extract<ClientInput, { type: 'NotificationArrived' }>, current: boolean): number {
-    const truth = this.notificationsInFlight[input.sessionGeneration]?.shift();
+  private notificationArrived(input: Extract<ClientInput, { type: 'NotificationArrived' }>, generation: number, current: boolean): number {
+    const truth = this.notificationsInFlight[generation]?.shift();
     const uri = (input.params as { uri?: unknown } | undefined)?.uri;
     if (truth === undefined || (truth.listChanged ? input.method !== 'notifications/resources/list_changed' : uri !== truth.uri)) {
       const expected = truth === undefined ? 'none' : truth.listChanged ? 'list_changed' : truth.uri;
@@ -108,19 +114,11 @@ export class StepJudge {
     return current ? causeNotification : causeOldNotification;
   }
 
-  private record(effect: ClientEffect, cause: number, nowMs: number): void {
-    switch (effect.type) {
-      case 'RequestSent':
-        this.requests.set(effect.requestId, { cause, sentAtMs: nowMs, response: null });
-        break;
-      case 'TimerArmed':
-        this.timerCauses.set(timerName(effect.timer), cause);
-        break;
-      case 'Transitioned':
-        this.oracle.recordEdge(edgeIndexOf(effect.from, effect.event));
-        break;
-      default:
-        break;
-    }
+  request(effect: RequestEffect, cause: number): void {
+    this.requests.set(effect.requestId, { cause, sentAtMs: this.nowMs, response: null });
+  }
+
+  timer(effect: TimerEffect, cause: number): void {
+    this.timerCauses.set(timerKeyOf(effect), cause);
   }
 }

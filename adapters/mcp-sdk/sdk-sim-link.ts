@@ -3,7 +3,7 @@
  * `Server` answering from the simulator's server model.
  *
  * - Every resources/* request is answered by the world (`SimLinkHost.serve`), which runs the pure
- *   simulator's serving code (sim/serving.ts) and says when the response reaches the client, or that it
+ *   simulator's serving code (sim/actors/serving.ts) and says when the response reaches the client, or that it
  *   is lost (drop-unsubscribe-ack). The handler returns the result or throws the McpError; the SDK sends it.
  * - The link's router asks the world for every message's delay: client-to-server latency (FIFO per
  *   session), the planned delivery time of a response (by JSON-RPC id) and of a notification (set just
@@ -21,7 +21,7 @@ import {
   UnsubscribeRequestSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { NotificationMessage } from '../../sim/events.js';
+import type { NotificationMessage } from '../../sim/kernel/events.js';
 import { snapshotIdCapability } from './fenced-cache.js';
 import { createVirtualLink, type LinkDirection, type LinkRoute, type LinkScheduler, type MessageKind, type VirtualLink, type VirtualTransport } from './virtual-transport.js';
 

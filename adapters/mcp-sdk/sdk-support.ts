@@ -7,7 +7,7 @@ import type { Scenario } from '../../scenarios/scenario.js';
 import type { FaultName } from '../../sim/faults.js';
 
 /** Faults the SDK transport cannot inject yet; a plan that switches one on is refused. */
-export const sdkUnsupportedFaults: readonly FaultName[] = ['client-crash'];
+export const sdkUnsupportedFaults: readonly FaultName[] = [];
 
 /**
  * Scenarios whose plans only switch on faults the SDK transport injects: every scenario but client-crash

@@ -1,7 +1,7 @@
 /** `fencesim list`: scenarios, clients, faults and invariants, one line each, in sections. */
 import { scenarios } from '../../scenarios/catalog.js';
 import { clients } from '../../scenarios/clients.js';
-import { faultDescriptions, faultNames, implementedFaults } from '../../sim/faults.js';
+import { faultDescriptions, faultNames } from '../../sim/faults.js';
 import { allInvariants, invariantExplanations, safetyInvariants } from '../../sim/oracle.js';
 import { parseOptions } from '../args.js';
 import { columns } from '../format.js';
@@ -19,8 +19,8 @@ export async function listCommand(argv: readonly string[], io: Io): Promise<numb
     'clients:',
     ...columns(clients.map((client) => [client.name, client.description])),
     '',
-    'faults (name, implemented or planned, description):',
-    ...columns(faultNames.map((name) => [name, implementedFaults.includes(name) ? 'implemented' : 'planned', faultDescriptions[name]])),
+    'faults (name, description; every fault is injected over both transports):',
+    ...columns(faultNames.map((name) => [name, faultDescriptions[name]])),
     '',
     'invariants (name, kind, what a violation means):',
     ...columns(allInvariants.map((name) => [name, (safetyInvariants as readonly string[]).includes(name) ? 'safety' : 'liveness', invariantExplanations[name]])),

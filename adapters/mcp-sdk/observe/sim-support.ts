@@ -17,7 +17,7 @@ export { plan, workload } from '../../../scenarios/shape.js';
 export type { Scenario } from '../../../scenarios/scenario.js';
 export { ratio, type FaultPlan } from '../../../sim/faults.js';
 export { runInterleaving, type InterleavingResult } from '../../../sim/world.js';
-export { implementedFaults, capabilityFaults } from '../../../sim/faults.js';
+export { faultNames, capabilityFaults } from '../../../sim/faults.js';
 
 export interface BesideOptions {
   seed: number;

@@ -13,7 +13,7 @@
  * - TombstoneConfirmed or an outbox 'delete' for a URI that exists in truth and has existed since the last
  *   completed pass began (since the start of the run when no pass completed) is a late tombstone.
  */
-import type { ClientEffect } from '../core/types.js';
+import type { ClientEffect } from '../../core/types.js';
 
 /** How the pages of a pass were really served. */
 export type ListProof =

@@ -3,9 +3,9 @@
  * content it names (by the digest the client accepted it under) is older than the resource's truth now.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClientEffect } from '../core/types.js';
-import { causeNotification, causeWorkload, Oracle, type StepTruth } from './oracle.js';
-import { contentFor } from './server.js';
+import type { ClientEffect } from '../../core/types.js';
+import { causeNotification, causeWorkload, Oracle, type StepTruth } from '../oracle.js';
+import { contentFor } from '../actors/server.js';
 
 const uri = 'test://static/resource/1';
 

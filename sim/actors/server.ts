@@ -3,9 +3,9 @@
  * truth version counter per URI that increases across delete and re-create, and per-session subscription
  * sets. A restart loses every session; resources persist. Listing lives in listing.ts.
  */
-import { canonicalizeUri } from '../core/uri.js';
-import type { ResponseOutcome } from '../core/types.js';
-import type { ResourceSpec } from './plan.js';
+import { canonicalizeUri } from '../../core/uri.js';
+import type { ResponseOutcome } from '../../core/types.js';
+import type { ResourceSpec } from '../plan.js';
 
 /** The authorization principals of the workload; a resource is read (and served) as exactly one of them. */
 export const subjects = ['alice', 'bob'] as const;

@@ -1,24 +1,26 @@
 /**
- * What the pure world (world.ts) and the SDK world (adapters/mcp-sdk/sdk-sim-world.ts) share: the
- * interleaving's server model, lister, oracle and fault draws set up from the plan in one order (so both
- * draw the same decisions), the network timing, the workload events that do not depend on the transport,
- * and the ground truth a step is judged with.
+ * What the pure world (world.ts) and the SDK world (adapters/mcp-sdk/sdk-sim-world.ts) share: the world
+ * port's state (host.ts) set up from the plan in one order (so both draw the same decisions), the network
+ * timing, sessions, every world event (workload, faults, reconnects: all transport-independent), and the
+ * ground truth a step is judged with. A world adds a clock, a client driver and message delivery.
  */
-import { transitionTable } from '../core/transitions.js';
-import type { ServerCapabilities } from '../core/types.js';
-import type { Chooser, Decision } from './chooser.js';
-import { Kind, type ResponseMessage } from './events.js';
-import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from './faults.js';
-import { Lister } from './listing.js';
-import { Oracle, type StepTruth } from './oracle.js';
-import type { InterleavingPlan } from './plan.js';
-import { respell, ServerModel, subjects, type ServerSession } from './server.js';
-import { mutate, mutateBetweenPages } from './serving.js';
-import { Timeline } from './timeline.js';
-import { closeTick, command, deliverAuthorizationFeed, discover, serve, task, type CommandPayload } from './workload.js';
-import type { InterleavingResult, World } from './world.js';
+import { transitionTable } from '../../core/transitions.js';
+import type { ServerCapabilities } from '../../core/types.js';
+import type { Chooser, Decision } from '../chooser.js';
+import type { ClientDriver, WorldHost } from './host.js';
+import { Kind, type NotificationMessage, type ResponseMessage } from './events.js';
+import type { InterleavingResult } from './interleaving.js';
+import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from '../faults.js';
+import { Lister } from '../actors/listing.js';
+import { Oracle } from '../oracle.js';
+import type { InterleavingPlan } from '../plan.js';
+import { respell, ServerModel, subjects, type ServerSession } from '../actors/server.js';
+import { mutate, mutateBetweenPages } from '../actors/serving.js';
+import { Timeline } from '../timeline.js';
+import { connect, faultTick } from '../actors/sessions.js';
+import { closeTick, command, deliverAuthorizationFeed, discover, serve, task, type CommandPayload } from '../actors/workload.js';
 
-export abstract class WorldCore {
+export abstract class WorldCore implements WorldHost {
   readonly oracle: Oracle;
   readonly faultCounts: FaultCounts = newFaultCounts();
   readonly timeline: Timeline | null;
@@ -36,7 +38,12 @@ export abstract class WorldCore {
   sessionGeneration = 0;
   events = 0;
   traceHash = 0x811c9dc5;
+  /** The seed of the jitter handed to the client on each step (a decision, so a replay file carries it). */
+  readonly jitterSeed: number;
   abstract readonly nowMs: number;
+  abstract readonly client: ClientDriver & { readonly steps: number };
+  abstract schedule(timeMs: number, kind: Kind, cause: number, a: number, payload: unknown): void;
+  abstract toClient(timeMs: number, cause: number, generation: number, message: ResponseMessage | NotificationMessage): void;
 
   constructor(
     readonly seed: number,
@@ -60,7 +67,8 @@ export abstract class WorldCore {
       listChanged: !this.fires('no-list-changed-capability', 'server lacks listChanged?'),
       snapshotId: plan.server.snapshotId,
     };
-    this.lister = new Lister(this.server, chooser, this, plan.server.snapshotId, plan.server.pageSizeMax, seed);
+    this.lister = new Lister(this.server, chooser, this, plan.server.snapshotId, plan.server.pageSizeMax, chooser.draw('server', 'cursor token seed', tokenSeedRange));
+    this.jitterSeed = chooser.draw('workload', 'client jitter seed', tokenSeedRange);
     for (let resource = 0; resource < uris.length; resource++) this.oracle.registerContent(this.server.content[resource]!, resource, 1);
   }
 
@@ -100,40 +108,52 @@ export abstract class WorldCore {
     return arrival;
   }
 
-  /** Runs a workload or server event that is the same whatever the transport; false for any other kind. */
-  protected dispatchShared(kind: Kind, a: number, payload: unknown): boolean {
-    const host = this as unknown as World;
+  openSession(): ServerSession {
+    this.sessionGeneration += 1;
+    this.session = this.server.openSession(this.sessionGeneration, this.nowMs);
+    return this.session;
+  }
+
+  /** Runs a world event (workload, server, faults, reconnect): the same whatever the transport. */
+  protected dispatchWorld(kind: Kind, a: number, payload: unknown): void {
+    const host: WorldHost = this;
     switch (kind) {
       case Kind.Mutation:
         mutate(host, a);
-        return true;
+        return;
       case Kind.Command:
         command(host, payload as CommandPayload);
-        return true;
+        return;
       case Kind.Heal:
         this.healing = true;
         this.timeline?.note(this.nowMs, 'heal phase: faults, mutations and workload commands stop');
-        return true;
+        return;
       case Kind.CloseTick:
         closeTick(host, a);
-        return true;
+        return;
       case Kind.Discover:
         discover(host);
-        return true;
+        return;
       case Kind.Serve:
         serve(host, a);
-        return true;
+        return;
       case Kind.Task:
         task(host);
-        return true;
+        return;
       case Kind.AuthorizationFeed:
         deliverAuthorizationFeed(host, a);
-        return true;
+        return;
       case Kind.ListMutation:
         mutateBetweenPages(host);
-        return true;
+        return;
+      case Kind.FaultTick:
+        faultTick(host);
+        return;
+      case Kind.Reconnect:
+        connect(host);
+        return;
       default:
-        return false;
+        throw new Error(`world event of unknown kind ${kind}`);
     }
   }
 
@@ -161,42 +181,5 @@ export abstract class WorldCore {
   }
 }
 
-/** A fresh, reusable step-truth record. */
-export function newStepTruth(): StepTruth {
-  return { timeMs: 0, cause: 0, currentSession: 0, requestSession: -1, requestSentAtMs: -1, servedResource: -1, servedVersion: 0, servedExists: true };
-}
-
-/** Fills `truth` for one step at `timeMs` on `currentSession`, answering `response` (null for any other input). */
-export function fillStepTruth(truth: StepTruth, timeMs: number, cause: number, currentSession: number, response: ResponseMessage | null): StepTruth {
-  truth.timeMs = timeMs;
-  truth.cause = cause;
-  truth.currentSession = currentSession;
-  truth.requestSession = response === null ? -1 : response.requestSession;
-  truth.requestSentAtMs = response === null ? -1 : response.requestSentAtMs;
-  truth.servedResource = response === null ? -1 : response.resource;
-  truth.servedVersion = response === null ? 0 : response.version;
-  truth.servedExists = response === null ? true : response.exists;
-  return truth;
-}
-
-/** What a current-session response tells the client, recorded before its step is judged. */
-export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, message: ResponseMessage, nowMs: number): void {
-  if (message.deniedSubject >= 0) oracle.revocation.onLearned(message.resource, message.deniedSubject, nowMs);
-  const list = message.list;
-  if (list === null) return;
-  if (list.last) oracle.catalog.onPassCompleted(list.pass, list.proof, list.passStartMs);
-  timeline?.note(nowMs, `[truth] list pass ${list.pass} page${list.last ? ' (last)' : ''}: ${list.proof}`);
-}
-
-/** One FNV-1a-style step of a trace hash. */
-export function mix(hash: number, value: number): number {
-  return Math.imul(hash ^ (value | 0), 0x01000193);
-}
-
-/** The jitter handed to the client on each step: a pure function of the seed and the step (or draw) number. */
-export function jitterFor(seed: number, step: number): number {
-  let x = (seed ^ Math.imul(step + 1, 0x9e3779b1)) >>> 0;
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
-}
+/** Token and jitter seeds are drawn from [0, 2^32). */
+const tokenSeedRange = 0x1_0000_0000;

@@ -2,29 +2,30 @@
  * The server side of an interleaving: answering requests (read, list, subscribe, unsubscribe), sending
  * notifications (updated, list_changed), and the mutation process that changes the truth.
  */
-import type { ResponseOutcome } from '../core/types.js';
+import type { ResponseOutcome } from '../../core/types.js';
 import type { ListPageTruth } from './listing.js';
-import { causeNotification, causeWorkload } from './oracle.js';
+import { causeNotification, causeWorkload } from '../oracle.js';
 import { methodNotFoundCode, type ServerSession } from './server.js';
-import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
-import type { World } from './world.js';
+import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
+import type { WorldHost } from '../kernel/host.js';
+import { scheduleNext } from './recurring.js';
 
-export function serveRequest(world: World, event: SimEvent): void {
+/** A request reached the server on session `generation`, sent by a client step of `cause`. */
+export function serveRequest(world: WorldHost, generation: number, cause: number, request: RequestMessage): void {
   const server = world.server;
-  const session = server.sessions[event.session];
+  const session = server.sessions[generation];
   if (session === undefined || !session.alive) return;
-  const request = event.payload as RequestMessage;
   if (request.method === 'resources/read') {
-    serveRead(world, session, event.cause, request);
+    serveRead(world, session, cause, request);
     return;
   }
   if (world.nowMs < server.warmingUntilMs) {
     // A restarted server answers its first requests with an internal error while it warms up.
-    respond(world, session, event.cause, request, -1, { type: 'error', code: -32603, message: 'Server not ready' }, 0, true, 0, -1, null);
+    respond(world, session, cause, request, -1, { type: 'error', code: -32603, message: 'Server not ready' }, 0, true, 0, -1, null);
     return;
   }
   if (request.method === 'resources/list') {
-    serveList(world, session, event.cause, request);
+    serveList(world, session, cause, request);
     return;
   }
   const subscription = request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe';
@@ -32,13 +33,13 @@ export function serveRequest(world: World, event: SimEvent): void {
     const resource = server.lookup(request.uri);
     if (resource >= 0) session.subscribed[resource] = request.method === 'resources/subscribe' ? 1 : 0;
     if (request.method === 'resources/unsubscribe' && world.fires('drop-unsubscribe-ack', 'drop unsubscribe ack?')) return;
-    respond(world, session, event.cause, request, resource, { type: 'result', result: {} }, 0, true, 0, -1, null);
+    respond(world, session, cause, request, resource, { type: 'result', result: {} }, 0, true, 0, -1, null);
     return;
   }
-  respond(world, session, event.cause, request, -1, { type: 'error', code: methodNotFoundCode, message: 'Method not found' }, 0, true, 0, -1, null);
+  respond(world, session, cause, request, -1, { type: 'error', code: methodNotFoundCode, message: 'Method not found' }, 0, true, 0, -1, null);
 }
 
-function serveRead(world: World, session: ServerSession, cause: number, request: RequestMessage): void {
+function serveRead(world: WorldHost, session: ServerSession, cause: number, request: RequestMessage): void {
   const server = world.server;
   const resource = server.lookup(request.uri);
   const spelled = resource >= 0 ? world.spell(server.uris[resource]!) : null;
@@ -55,17 +56,17 @@ function serveRead(world: World, session: ServerSession, cause: number, request:
   respond(world, session, cause, request, resource, answer.outcome, answer.version, answer.exists, extraDelayMs, answer.deniedSubject, null);
 }
 
-function serveList(world: World, session: ServerSession, cause: number, request: RequestMessage): void {
+function serveList(world: WorldHost, session: ServerSession, cause: number, request: RequestMessage): void {
   const served = world.lister.serve(session.generation, request.cursor, world.nowMs);
   respond(world, session, cause, request, -1, served.outcome, 0, true, 0, -1, served.truth);
   if (served.truth !== null && !served.truth.last && world.fires('list-mutation-during-scan', 'mutate between list pages?')) {
     // 1 ms after this page (and before the next page can be asked for): strictly after the pass began.
-    world.schedule(world.nowMs + 1, Kind.ListMutation, causeWorkload, 0, 0, null);
+    world.schedule(world.nowMs + 1, Kind.ListMutation, causeWorkload, 0, null);
   }
 }
 
 function respond(
-  world: World,
+  world: WorldHost,
   session: ServerSession,
   cause: number,
   request: RequestMessage,
@@ -90,21 +91,21 @@ function respond(
     deniedSubject,
     list,
   };
-  world.schedule(world.serverToClientTime(session, extraDelayMs), Kind.ClientMessage, cause, session.generation, request.requestId, message);
+  world.toClient(world.serverToClientTime(session, extraDelayMs), cause, session.generation, message);
 }
 
 /** late-response-after-close: the client is told to unsubscribe while this response is held back. */
-function forceCloseRace(world: World, resource: number, responseDelayMs: number): void {
+function forceCloseRace(world: WorldHost, resource: number, responseDelayMs: number): void {
   const chooser = world.chooser;
   const closeAtMs = world.nowMs + 1 + chooser.draw('workload', 'close before late response', responseDelayMs - 1);
-  world.schedule(closeAtMs, Kind.Command, causeWorkload, 0, resource, { type: 'UnsubscribeCommanded', resource });
+  world.schedule(closeAtMs, Kind.Command, causeWorkload, resource, { type: 'UnsubscribeCommanded', resource });
   const reopenDelayMs = chooser.between('workload', 'resubscribe delay', 500, 3_000);
-  world.schedule(world.nowMs + responseDelayMs + reopenDelayMs, Kind.Command, causeWorkload, 0, resource, { type: 'SubscribeCommanded', resource });
+  world.schedule(world.nowMs + responseDelayMs + reopenDelayMs, Kind.Command, causeWorkload, resource, { type: 'SubscribeCommanded', resource });
 }
 
 // -- notifications ----------------------------------------------------------------------------------
 
-function notify(world: World, resource: number): void {
+function notify(world: WorldHost, resource: number): void {
   const session = world.session;
   if (session === null || !session.alive || session.subscribed[resource] === 0) return;
   sendNotification(world, session, resource, world.server.version[resource]!);
@@ -113,7 +114,7 @@ function notify(world: World, resource: number): void {
 const listChangedMessage: NotificationMessage = { kind: 'notification', uri: '', resource: -1, version: 0, survivesSessionEnd: false, listChanged: true };
 
 /** list_changed on the current session, when the capability was negotiated. */
-function notifyListChanged(world: World): void {
+function notifyListChanged(world: WorldHost): void {
   const session = world.session;
   if (session === null || !session.alive || !world.capabilities.listChanged) return;
   sendNotification(world, session, -1, 0);
@@ -123,7 +124,7 @@ function notifyListChanged(world: World): void {
  * Drop, duplicate and reorder apply to every notification alike; resource -1 is list_changed (one shared,
  * immutable message), an updated notification gets a spelling per copy.
  */
-function sendNotification(world: World, session: ServerSession, resource: number, version: number): void {
+function sendNotification(world: WorldHost, session: ServerSession, resource: number, version: number): void {
   if (world.fires('drop-notification', 'drop notification?')) return;
   const network = world.plan.network;
   let copies = 1;
@@ -136,13 +137,13 @@ function sendNotification(world: World, session: ServerSession, resource: number
       resource < 0
         ? listChangedMessage
         : { kind: 'notification', uri: world.spell(world.server.uris[resource]!), resource, version, survivesSessionEnd: false, listChanged: false };
-    world.schedule(world.serverToClientTime(session, extra), Kind.ClientMessage, causeNotification, session.generation, resource, message);
+    world.toClient(world.serverToClientTime(session, extra), causeNotification, session.generation, message);
   }
 }
 
 // -- the mutation process ---------------------------------------------------------------------------
 
-export function mutate(world: World, resource: number): void {
+export function mutate(world: WorldHost, resource: number): void {
   if (world.healing) return;
   const workload = world.plan.workload;
   const server = world.server;
@@ -170,7 +171,7 @@ export function mutate(world: World, resource: number): void {
 }
 
 /** list-mutation-during-scan: right after a page, one or two resources are deleted or re-created. */
-export function mutateBetweenPages(world: World): void {
+export function mutateBetweenPages(world: WorldHost): void {
   const server = world.server;
   const count = world.chooser.between('workload', 'resources mutated between pages', 1, 2);
   for (let index = 0; index < count; index++) {
@@ -182,7 +183,7 @@ export function mutateBetweenPages(world: World): void {
   }
 }
 
-function afterChange(world: World, resource: number, existenceChanged: boolean): void {
+function afterChange(world: WorldHost, resource: number, existenceChanged: boolean): void {
   const server = world.server;
   const version = server.version[resource]!;
   const exists = server.exists[resource] === 1;
@@ -193,8 +194,7 @@ function afterChange(world: World, resource: number, existenceChanged: boolean):
   if (existenceChanged) notifyListChanged(world);
 }
 
-export function scheduleMutation(world: World, resource: number): void {
+export function scheduleMutation(world: WorldHost, resource: number): void {
   const workload = world.plan.workload;
-  const delay = world.chooser.between('workload', 'mutation interval', workload.mutationIntervalMsMin, workload.mutationIntervalMsMax);
-  world.schedule(world.nowMs + delay, Kind.Mutation, causeWorkload, 0, resource, null);
+  scheduleNext(world, 'mutation interval', workload.mutationIntervalMsMin, workload.mutationIntervalMsMax, Kind.Mutation, resource);
 }

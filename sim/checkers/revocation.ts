@@ -12,8 +12,8 @@
  * - Latency: per truth revocation of (S, U) while S had U subscribed: first PurgeDone(U, S) after it, minus
  *   the revocation time (end of run minus it when never purged).
  */
-import type { ClientEffect } from '../core/types.js';
-import { subjectIndexOf, subjects } from './server.js';
+import type { ClientEffect } from '../../core/types.js';
+import { subjectIndexOf, subjects } from '../actors/server.js';
 
 export interface RevocationSink {
   resourceOf(uri: string): number;

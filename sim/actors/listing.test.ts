@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { Chooser } from './chooser.js';
-import type { FaultName } from './faults.js';
+import { Chooser } from '../chooser.js';
+import type { FaultName } from '../faults.js';
 import { Lister, type ServedPage } from './listing.js';
 import { ServerModel } from './server.js';
 

@@ -4,93 +4,92 @@
  * authorization side of the world: the permission-revocation fault and the authorization feed that tells
  * the client about it (late, or never).
  */
-import { causeConnection, causeWorkload } from './oracle.js';
+import { causeConnection, causeWorkload } from '../oracle.js';
 import { subjects } from './server.js';
+import { scheduleNext } from './recurring.js';
 import { scheduleMutation } from './serving.js';
-import { Kind } from './events.js';
-import type { World } from './world.js';
+import { Kind } from '../kernel/events.js';
+import type { WorldHost } from '../kernel/host.js';
 
 export type CommandPayload = { type: 'SubscribeCommanded' | 'UnsubscribeCommanded'; resource: number };
 
 const completenessTasks = ['cleanup', 'revocation-sweep'] as const;
 
 /** Schedules the workload of the whole run; called once, after the first connect. */
-export function startWorkload(world: World): void {
+export function startWorkload(world: WorldHost): void {
   const workload = world.plan.workload;
   const count = workload.resources.length;
   for (let resource = 0; resource < count; resource++) {
-    world.schedule(1 + resource, Kind.Command, causeWorkload, 0, resource, { type: 'SubscribeCommanded', resource });
+    // The application subscribes every resource at the start; the rare draw 0 (the simplest run) leaves one out.
+    if (world.chooser.chance('workload', 'subscribed at the start?', 255, 256)) world.schedule(1 + resource, Kind.Command, causeWorkload, resource, { type: 'SubscribeCommanded', resource });
     scheduleMutation(world, resource);
-    if (workload.closeRatio.numerator > 0) world.schedule(workload.closeTickMs, Kind.CloseTick, causeWorkload, 0, resource, null);
+    if (workload.closeRatio.numerator > 0) world.schedule(workload.closeTickMs, Kind.CloseTick, causeWorkload, resource, null);
     if (workload.serveIntervalMsMax > 0) scheduleServe(world, resource);
   }
-  if (workload.discoverIntervalMsMax > 0) world.schedule(1 + count, Kind.Discover, causeWorkload, 0, 0, null);
+  if (workload.discoverIntervalMsMax > 0) world.schedule(1 + count, Kind.Discover, causeWorkload, 0, null);
   if (workload.taskIntervalMsMax > 0) scheduleTask(world);
-  world.schedule(world.plan.network.faultTickMs, Kind.FaultTick, causeWorkload, 0, 0, null);
-  world.schedule(workload.faultPhaseMs, Kind.Heal, causeWorkload, 0, 0, null);
+  world.schedule(world.plan.network.faultTickMs, Kind.FaultTick, causeWorkload, 0, null);
+  world.schedule(workload.faultPhaseMs, Kind.Heal, causeWorkload, 0, null);
 }
 
-export function command(world: World, payload: CommandPayload): void {
+export function command(world: WorldHost, payload: CommandPayload): void {
   const resource = payload.resource;
   const uri = world.server.uris[resource]!;
   if (payload.type === 'SubscribeCommanded') {
     if (world.wanted[resource] === 1) return;
     world.wanted[resource] = 1;
     world.oracle.onSubscribeCommand(resource);
-    world.deliver({ type: 'SubscribeCommanded', nowMs: world.nowMs, jitter: 0, uri, subject: subjects[world.subjectOf[resource]!] }, causeWorkload, null);
+    world.client.command({ type: 'SubscribeCommanded', nowMs: world.nowMs, jitter: 0, uri, subject: subjects[world.subjectOf[resource]!] }, causeWorkload);
     return;
   }
   if (world.wanted[resource] === 0) return;
   world.wanted[resource] = 0;
   world.oracle.onUnsubscribeCommand(resource, world.nowMs);
-  world.deliver({ type: 'UnsubscribeCommanded', nowMs: world.nowMs, jitter: 0, uri }, causeWorkload, null);
+  world.client.command({ type: 'UnsubscribeCommanded', nowMs: world.nowMs, jitter: 0, uri }, causeWorkload);
 }
 
-export function closeTick(world: World, resource: number): void {
+export function closeTick(world: WorldHost, resource: number): void {
   if (world.healing) return;
   const workload = world.plan.workload;
   const chooser = world.chooser;
   if (world.wanted[resource] === 1 && chooser.chance('workload', 'close?', workload.closeRatio.numerator, workload.closeRatio.denominator)) {
     command(world, { type: 'UnsubscribeCommanded', resource });
     const delay = chooser.between('workload', 'resubscribe delay', workload.resubscribeDelayMsMin, workload.resubscribeDelayMsMax);
-    world.schedule(world.nowMs + delay, Kind.Command, causeWorkload, 0, resource, { type: 'SubscribeCommanded', resource });
+    world.schedule(world.nowMs + delay, Kind.Command, causeWorkload, resource, { type: 'SubscribeCommanded', resource });
   }
-  world.schedule(world.nowMs + workload.closeTickMs, Kind.CloseTick, causeWorkload, 0, resource, null);
+  world.schedule(world.nowMs + workload.closeTickMs, Kind.CloseTick, causeWorkload, resource, null);
 }
 
-export function discover(world: World): void {
+export function discover(world: WorldHost): void {
   if (world.healing) return;
   const workload = world.plan.workload;
-  world.deliver({ type: 'DiscoverCommanded', nowMs: world.nowMs, jitter: 0 }, causeWorkload, null);
-  const delay = world.chooser.between('workload', 'discover interval', workload.discoverIntervalMsMin, workload.discoverIntervalMsMax);
-  world.schedule(world.nowMs + delay, Kind.Discover, causeWorkload, 0, 0, null);
+  world.client.command({ type: 'DiscoverCommanded', nowMs: world.nowMs, jitter: 0 }, causeWorkload);
+  scheduleNext(world, 'discover interval', workload.discoverIntervalMsMin, workload.discoverIntervalMsMax, Kind.Discover, 0);
 }
 
-export function task(world: World): void {
+export function task(world: WorldHost): void {
   if (world.healing) return;
   const name = completenessTasks[world.chooser.draw('workload', 'completeness task', completenessTasks.length)]!;
-  world.deliver({ type: 'CompletenessTaskCommanded', nowMs: world.nowMs, jitter: 0, task: name }, causeWorkload, null);
+  world.client.command({ type: 'CompletenessTaskCommanded', nowMs: world.nowMs, jitter: 0, task: name }, causeWorkload);
   scheduleTask(world);
 }
 
-function scheduleTask(world: World): void {
+function scheduleTask(world: WorldHost): void {
   const workload = world.plan.workload;
-  const delay = world.chooser.between('workload', 'task interval', workload.taskIntervalMsMin, workload.taskIntervalMsMax);
-  world.schedule(world.nowMs + delay, Kind.Task, causeWorkload, 0, 0, null);
+  scheduleNext(world, 'task interval', workload.taskIntervalMsMin, workload.taskIntervalMsMax, Kind.Task, 0);
 }
 
 /** The application serves a resource's cached content to the subject it reads it as. */
-export function serve(world: World, resource: number): void {
+export function serve(world: WorldHost, resource: number): void {
   if (world.healing) return;
   const subject = subjects[world.subjectOf[resource]!];
-  world.deliver({ type: 'ServeCommanded', nowMs: world.nowMs, jitter: 0, uri: world.server.uris[resource]!, subject }, causeWorkload, null);
+  world.client.command({ type: 'ServeCommanded', nowMs: world.nowMs, jitter: 0, uri: world.server.uris[resource]!, subject }, causeWorkload);
   scheduleServe(world, resource);
 }
 
-function scheduleServe(world: World, resource: number): void {
+function scheduleServe(world: WorldHost, resource: number): void {
   const workload = world.plan.workload;
-  const delay = world.chooser.between('workload', 'serve interval', workload.serveIntervalMsMin, workload.serveIntervalMsMax);
-  world.schedule(world.nowMs + delay, Kind.Serve, causeWorkload, 0, resource, null);
+  scheduleNext(world, 'serve interval', workload.serveIntervalMsMin, workload.serveIntervalMsMax, Kind.Serve, resource);
 }
 
 // -- authorization ------------------------------------------------------------------------------------
@@ -99,7 +98,7 @@ function scheduleServe(world: World, resource: number): void {
  * permission-revocation, once per fault tick: a subject loses access to a resource it has subscribed. The
  * truth changes at once; the authorization feed tells the client after a delay, or loses the event.
  */
-export function revocationTick(world: World): void {
+export function revocationTick(world: WorldHost): void {
   const server = world.server;
   let candidates = 0;
   for (let resource = 0; resource < world.wanted.length; resource++) {
@@ -119,17 +118,16 @@ export function revocationTick(world: World): void {
   world.timeline?.note(world.nowMs, `[truth] ${subjects[subject]} loses access to ${server.uris[resource]}; the authorization feed ${lost ? 'loses the event' : 'will tell the client'}`);
   if (lost) return;
   const delay = world.chooser.between('network', 'authorization feed delay', network.authorizationFeedDelayMsMin, network.authorizationFeedDelayMsMax);
-  world.schedule(world.nowMs + delay, Kind.AuthorizationFeed, causeConnection, 0, resource * subjects.length + subject, null);
+  world.schedule(world.nowMs + delay, Kind.AuthorizationFeed, causeConnection, resource * subjects.length + subject, null);
 }
 
 /** The authorization feed delivers a revocation: from this step on the client knows. */
-export function deliverAuthorizationFeed(world: World, slot: number): void {
+export function deliverAuthorizationFeed(world: WorldHost, slot: number): void {
   const resource = Math.floor(slot / subjects.length);
   const subject = slot % subjects.length;
   world.oracle.revocation.onLearned(resource, subject, world.nowMs);
-  world.deliver(
+  world.client.command(
     { type: 'AuthorizationChanged', nowMs: world.nowMs, jitter: 0, subject: subjects[subject]!, uri: world.server.uris[resource]!, allowed: false },
     causeConnection,
-    null,
   );
 }

@@ -12,10 +12,10 @@
  * - forged-snapshot-id: without negotiation, a snapshot ID on every page anyway; with negotiation, a
  *   multi-page pass served from live data whose ID changes on a later page.
  */
-import type { ResponseOutcome } from '../core/types.js';
-import type { Chooser } from './chooser.js';
-import type { FaultName } from './faults.js';
-import type { ListProof } from './oracle-catalog.js';
+import type { ResponseOutcome } from '../../core/types.js';
+import type { Chooser } from '../chooser.js';
+import type { FaultName } from '../faults.js';
+import type { ListProof } from '../checkers/catalog.js';
 import { invalidParamsCode, type ServerModel } from './server.js';
 
 /** Ground truth of one served list page. */
@@ -139,7 +139,7 @@ export class Lister {
 
   /** One page from `offset`: a snapshot's entries, or the resources existing right now. */
   private page(pass: Pass, offset: number, sizeMax: number): { entries: PageEntry[]; last: boolean } {
-    const size = this.chooser.between('server', 'page size', 1, sizeMax);
+    const size = this.chooser.betweenFromHigh('server', 'page size', 1, sizeMax);
     const entries: PageEntry[] = [];
     const server = this.server;
     if (pass.snapshot !== null) {

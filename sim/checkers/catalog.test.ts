@@ -5,11 +5,11 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 
-import type { ClientEffect } from '../core/types.js';
-import { histogramPercentileMs, revocationBucketCount, revocationBucketOf } from './gate.js';
-import { causeNotification, Oracle, type StepTruth } from './oracle.js';
-import { contentFor, parseContent } from './server.js';
-import { fired, truth } from '../test/oracle-steps.js';
+import type { ClientEffect } from '../../core/types.js';
+import { histogramPercentileMs, revocationBucketCount, revocationBucketOf } from '../gate.js';
+import { causeNotification, Oracle, type StepTruth } from '../oracle.js';
+import { contentFor, parseContent } from '../actors/server.js';
+import { fired, truth } from '../../test/oracle-steps.js';
 
 const uriA = 'test://static/resource/1';
 const uriB = 'test://static/resource/2';

@@ -2,8 +2,8 @@
  * What travels through an interleaving's queue: event kinds, and the messages between client and server
  * (with the ground truth the oracle needs riding along, never shown to the client).
  */
-import type { ResponseOutcome } from '../core/types.js';
-import type { ListPageTruth } from './listing.js';
+import type { ResponseOutcome } from '../../core/types.js';
+import type { ListPageTruth } from '../actors/listing.js';
 
 /** Event kinds of the queue. */
 export const Kind = {

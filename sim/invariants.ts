@@ -1,0 +1,41 @@
+/** The invariants of the release gate (SPEC §6): names, order (report and accumulator index), meaning. */
+
+export const safetyInvariants = [
+  'version_regression',
+  'accept_when_not_active',
+  'post_close_outbox',
+  'late_tombstone',
+  'unreconciled_catalog',
+  'unproven_completeness',
+  'old_session_effect',
+  'served_after_revocation',
+  'untraced_derived_entry',
+  'uri_confusion',
+  'fence_lost_after_crash',
+] as const;
+export type SafetyInvariant = (typeof safetyInvariants)[number];
+
+export const livenessInvariants = ['convergence_60s'] as const;
+export type LivenessInvariant = (typeof livenessInvariants)[number];
+export type InvariantName = SafetyInvariant | LivenessInvariant;
+
+export const invariantExplanations: Record<InvariantName, string> = {
+  version_regression: 'the client accepted content older than a version it had already accepted for this resource',
+  accept_when_not_active: 'the client accepted a version, tombstone or outbox entry for a subscription that was closing, closed, or from a session that had ended',
+  post_close_outbox: 'the client wrote a downstream outbox entry for a URI whose subscription was closing or closed',
+  late_tombstone: 'the client tombstoned a resource from a not-found older than an accepted version, or after close',
+  unreconciled_catalog: 'the client published a catalog as complete without proof, or from a single scan',
+  unproven_completeness: 'a completeness task consumed a catalog that was only SNAPSHOT_UNPROVEN',
+  old_session_effect: "the client read, accepted or wrote an outbox entry because of an old session's notification",
+  served_after_revocation: 'the client served content to a subject after it had learned of the revocation',
+  untraced_derived_entry: 'a derived index entry of revoked content was left without an invalidation',
+  uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',
+  fence_lost_after_crash: 'after a crash the client accepted a pre-crash read, or a watermark went backwards',
+  convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
+};
+
+export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(
+  [...safetyInvariants, ...livenessInvariants].map((name, index) => [name, index]),
+) as Record<InvariantName, number>;
+
+export const allInvariants: readonly InvariantName[] = [...safetyInvariants, ...livenessInvariants];

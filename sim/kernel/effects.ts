@@ -1,0 +1,43 @@
+/**
+ * The one effect interpreter of the simulator: what a client step's effects mean to the world, whatever
+ * carries them. Requests go to the port with the cause of the step that sent them, timers with the
+ * cause of the step that armed them (keyed by `timerKeyOf`, re-arming a key replaces its timer), and
+ * every `Transitioned` is recorded as an edge of the transition table for coverage.
+ */
+import { edgeIndexOf } from '../../core/transitions.js';
+import { timerName, type ClientEffect, type TimerId } from '../../core/types.js';
+import type { Oracle } from '../oracle.js';
+
+export type RequestEffect = Extract<ClientEffect, { type: 'RequestSent' }>;
+export type TimerEffect = Extract<ClientEffect, { type: 'TimerArmed' }>;
+
+/** The map key of a timer: the one place that knows how a timer is named. */
+export function timerKeyOf(armedOrFired: { timer: TimerId }): string {
+  return timerName(armedOrFired.timer);
+}
+
+/** Where the interpreter sends what the client asked for. */
+export interface EffectPort {
+  request(effect: RequestEffect, cause: number): void;
+  /** Arms (or re-arms, replacing) the timer `timerKeyOf(effect)`. */
+  timer(effect: TimerEffect, cause: number): void;
+}
+
+export function interpretEffects(effects: readonly ClientEffect[], cause: number, oracle: Oracle, port: EffectPort): void {
+  for (let index = 0; index < effects.length; index++) {
+    const effect = effects[index]!;
+    switch (effect.type) {
+      case 'RequestSent':
+        port.request(effect, cause);
+        break;
+      case 'TimerArmed':
+        port.timer(effect, cause);
+        break;
+      case 'Transitioned':
+        oracle.recordEdge(edgeIndexOf(effect.from, effect.event));
+        break;
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/** What one interleaving is asked to do and what it gives back, whatever the transport. */
+import type { Decision } from '../chooser.js';
+import type { FaultCounts } from '../faults.js';
+import type { InvariantName, Oracle } from '../oracle.js';
+import type { InterleavingPlan } from '../plan.js';
+
+export interface InterleavingOptions {
+  /** Keep a readable timeline. */
+  trace: boolean;
+  /** Record every decision (for replay files and shrinking). */
+  record: boolean;
+  /** Replay these decisions instead of drawing from the seed. */
+  replay?: { decisions: readonly Decision[]; strict: boolean };
+  /** Stop the run right after the first step that violates this invariant (the shrinker's early exit). */
+  stopAtInvariant?: InvariantName | null;
+}
+
+export interface InterleavingResult {
+  seed: number;
+  plan: InterleavingPlan;
+  oracle: Oracle;
+  faultCounts: FaultCounts;
+  events: number;
+  steps: number;
+  endMs: number;
+  traceHash: number;
+  timeline: string[] | null;
+  decisions: Decision[] | null;
+}
+
+/**
+ * The simulator, an adapter or the client threw inside one interleaving (a programmer error), whatever the
+ * transport: reported with its index and seed. Crosses worker threads as structured data, never as text.
+ */
+export class InterleavingCrash extends Error {
+  constructor(
+    readonly index: number,
+    readonly seed: number,
+    readonly error: unknown,
+  ) {
+    super(`interleaving ${index} (seed ${seed}) threw: ${error instanceof Error ? error.message : String(error)}`);
+    this.name = 'InterleavingCrash';
+  }
+}

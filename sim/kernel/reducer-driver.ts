@@ -1,0 +1,148 @@
+/**
+ * The client driver of the pure transport: a reducer client (`ClientUnderTest`) stepped directly, its
+ * effects carried out by the shared interpreter (effects.ts) onto the pure world's queue. Also the pure
+ * transport's message delivery: what reaches the client on which session, and the stranding of
+ * pre-crash responses (they may surface after the restart on their old session).
+ */
+import { timerName, type ClientConfig, type ClientInput, type ClientUnderTest, type TimerId } from '../../core/types.js';
+import { interpretEffects, timerKeyOf, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
+import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
+import type { ClientDriver, CommandInput, WorldHost } from './host.js';
+import { causeConnection, causeListChanged, causeNotification, causeOldNotification, type StepTruth } from '../oracle.js';
+import type { ServerSession } from '../actors/server.js';
+import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
+
+/** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
+export interface ReducerWorld extends WorldHost {
+  traceHash: number;
+  readonly jitterSeed: number;
+  /** A pure-transport queue event tagged with a session generation (messages, requests) or client epoch (timers). */
+  enqueue(timeMs: number, kind: Kind, cause: number, session: number, a: number, payload: unknown): void;
+}
+
+export class ReducerDriver implements ClientDriver, EffectPort {
+  steps = 0;
+  state: unknown;
+  /** Increases at every client crash: timers armed before it never fire. */
+  private epoch = 0;
+  /** Timer key -> the deadline of its latest TimerArmed; earlier ones for the key are replaced. */
+  private readonly armedTimers = new Map<string, number>();
+  private readonly truth: StepTruth = newStepTruth();
+
+  constructor(
+    private readonly world: ReducerWorld,
+    private readonly client: ClientUnderTest,
+    private readonly config: ClientConfig,
+  ) {
+    this.state = client.init(config);
+  }
+
+  // -- the driver port ---------------------------------------------------------------------------------
+
+  command(input: CommandInput, cause: number): void {
+    this.step(input, cause, null);
+  }
+
+  connect(cause: number): void {
+    const world = this.world;
+    const session = world.openSession();
+    this.step({ type: 'Connected', nowMs: world.nowMs, jitter: 0, sessionGeneration: session.generation, capabilities: { ...world.capabilities } }, cause, null);
+  }
+
+  sessionLost(session: ServerSession): void {
+    this.step({ type: 'Disconnected', nowMs: this.world.nowMs, jitter: 0, sessionGeneration: session.generation }, causeConnection, null);
+  }
+
+  crash(): boolean {
+    const client = this.client;
+    this.epoch++;
+    this.armedTimers.clear();
+    const recovers = client.durable !== undefined && client.recover !== undefined;
+    this.state = recovers ? client.recover!(this.config, JSON.parse(JSON.stringify(client.durable!(this.state) ?? null))) : client.init(this.config);
+    return recovers;
+  }
+
+  // -- the effect port -----------------------------------------------------------------------------------
+
+  request(effect: RequestEffect, cause: number): void {
+    const world = this.world;
+    const session = world.session;
+    if (session === null || !session.alive) return; // no connection: the send fails
+    const arrival = world.clientToServerTime(session);
+    const request: RequestMessage = { requestId: effect.requestId, method: effect.method, uri: effect.uri, subject: effect.subject, cursor: effect.cursor, sentAtMs: world.nowMs };
+    world.enqueue(arrival, Kind.ServerRequest, cause, session.generation, effect.requestId, request);
+  }
+
+  timer(effect: TimerEffect, cause: number): void {
+    const deadlineMs = effect.deadlineMs;
+    if (deadlineMs < this.world.nowMs) return;
+    this.armedTimers.set(timerKeyOf(effect), deadlineMs);
+    this.world.enqueue(deadlineMs, Kind.Timer, cause, this.epoch, deadlineMs, effect.timer);
+  }
+
+  // -- queue events of the pure transport ------------------------------------------------------------
+
+  timerFired(event: SimEvent): void {
+    if (event.session !== this.epoch) return; // armed by a client that has since crashed
+    const timer = event.payload as TimerId;
+    const key = timerName(timer);
+    // Re-arming a key replaces its timer (as clearTimeout + setTimeout would): only the latest fires.
+    if (this.armedTimers.get(key) !== event.a) return;
+    this.armedTimers.delete(key);
+    this.step({ type: 'TimerFired', nowMs: this.world.nowMs, jitter: 0, timer, deadlineMs: event.a }, event.cause, null);
+  }
+
+  messageArrived(event: SimEvent): void {
+    const world = this.world;
+    const message = event.payload as ResponseMessage | NotificationMessage;
+    const current = event.session === world.sessionGeneration && world.session !== null && world.session.alive;
+    if (!current && !message.survivesSessionEnd) {
+      if (message.kind === 'response') this.strandAfterCrash(event, message);
+      return;
+    }
+    const nowMs = world.nowMs;
+    const sessionGeneration = event.session;
+    if (message.kind === 'response') {
+      if (current) learnFromResponse(world.oracle, world.timeline, message, world.nowMs);
+      this.step({ type: 'ResponseArrived', nowMs, jitter: 0, sessionGeneration, requestId: message.requestId, outcome: message.outcome }, event.cause, message);
+      return;
+    }
+    if (message.listChanged) {
+      this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/list_changed', params: {} }, current ? causeListChanged : causeOldNotification, null);
+      return;
+    }
+    world.oracle.onNotificationDelivered(message.resource, message.version, current);
+    this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/updated', params: { uri: message.uri } }, current ? causeNotification : causeOldNotification, null);
+  }
+
+  /** client-crash: a response to a pre-crash request may still surface after the restart, on its old session. */
+  private strandAfterCrash(event: SimEvent, message: ResponseMessage): void {
+    const world = this.world;
+    const session = world.server.sessions[event.session];
+    if (session === undefined || session.strandAfterMs < 0) return;
+    if (!world.chooser.chance('faults', 'pre-crash response surfaces?', 1, 2)) return;
+    message.survivesSessionEnd = true;
+    const timeMs = Math.max(world.nowMs, session.strandAfterMs) + world.chooser.between('network', 'pre-crash response delay', 1, 300);
+    world.enqueue(timeMs, Kind.ClientMessage, event.cause, event.session, event.a, message);
+  }
+
+  // -- one step -------------------------------------------------------------------------------------------
+
+  private step(input: ClientInput, cause: number, response: ResponseMessage | null): void {
+    const world = this.world;
+    input.jitter = jitterFor(world.jitterSeed, this.steps);
+    this.steps++;
+    const timeline = world.timeline;
+    const oracle = world.oracle;
+    const violationsBefore = oracle.violations.length;
+    if (timeline !== null) timeline.input(world.nowMs, input, response, world.sessionGeneration);
+    const result = this.client.step(this.state, input);
+    this.state = result.state;
+    const effects = result.effects;
+    // one reused record: the oracle reads it during judge() only
+    oracle.judge(effects, fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response));
+    world.traceHash = mix(world.traceHash, effects.length);
+    interpretEffects(effects, cause, oracle, this);
+    if (timeline !== null) timeline.effects(world.nowMs, effects, oracle, violationsBefore);
+  }
+}

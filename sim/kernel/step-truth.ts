@@ -1,0 +1,47 @@
+/**
+ * The ground truth a client step is judged with, and the small pure helpers both worlds use around a
+ * step: what a current-session response tells the oracle, the trace hash, the per-step jitter.
+ */
+import type { ResponseMessage } from './events.js';
+import type { Oracle, StepTruth } from '../oracle.js';
+import type { Timeline } from '../timeline.js';
+
+/** A fresh, reusable step-truth record. */
+export function newStepTruth(): StepTruth {
+  return { timeMs: 0, cause: 0, currentSession: 0, requestSession: -1, requestSentAtMs: -1, servedResource: -1, servedVersion: 0, servedExists: true };
+}
+
+/** Fills `truth` for one step at `timeMs` on `currentSession`, answering `response` (null for any other input). */
+export function fillStepTruth(truth: StepTruth, timeMs: number, cause: number, currentSession: number, response: ResponseMessage | null): StepTruth {
+  truth.timeMs = timeMs;
+  truth.cause = cause;
+  truth.currentSession = currentSession;
+  truth.requestSession = response === null ? -1 : response.requestSession;
+  truth.requestSentAtMs = response === null ? -1 : response.requestSentAtMs;
+  truth.servedResource = response === null ? -1 : response.resource;
+  truth.servedVersion = response === null ? 0 : response.version;
+  truth.servedExists = response === null ? true : response.exists;
+  return truth;
+}
+
+/** What a current-session response tells the client, recorded before its step is judged. */
+export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, message: ResponseMessage, nowMs: number): void {
+  if (message.deniedSubject >= 0) oracle.revocation.onLearned(message.resource, message.deniedSubject, nowMs);
+  const list = message.list;
+  if (list === null) return;
+  if (list.last) oracle.catalog.onPassCompleted(list.pass, list.proof, list.passStartMs);
+  timeline?.note(nowMs, `[truth] list pass ${list.pass} page${list.last ? ' (last)' : ''}: ${list.proof}`);
+}
+
+/** One FNV-1a-style step of a trace hash. */
+export function mix(hash: number, value: number): number {
+  return Math.imul(hash ^ (value | 0), 0x01000193);
+}
+
+/** The jitter handed to the client on each step: a pure function of the jitter seed and the step (or draw) number. */
+export function jitterFor(seed: number, step: number): number {
+  let x = (seed ^ Math.imul(step + 1, 0x9e3779b1)) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
