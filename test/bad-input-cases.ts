@@ -66,7 +66,6 @@ export const badInputCases: BadInputCase[] = [
   { argv: [...gateRun, '--strategies-json', '$T/missing.json'], fragment: '--strategies-json: cannot read "$T/missing.json"' },
   { argv: [...gateRun, '--strategies-json', '$T/bad.json'], fragment: '--strategies-json: "$T/bad.json" is not valid JSON' },
   { argv: [...gateRun, '--transport', 'tcp'], fragment: '--transport: unknown transport "tcp"; valid transports: pure, sdk' },
-  { argv: [...gateRun, '--transport', 'sdk', '--scenario', 'swarm'], fragment: 'swarm' },
   // --- replay
   { argv: ['replay'], fragment: 'missing required option --seed (or give --file replay.json)' },
   { argv: ['replay', '--seed', '1'], fragment: 'missing required option --scenario' },
@@ -81,7 +80,6 @@ export const badInputCases: BadInputCase[] = [
   { argv: ['replay', '--file='], fragment: '--file: the file name is empty' },
   { argv: ['replay', '--file', '$T/bad.json', '--seed', '1'], fragment: '--file takes the seed and the scenario from the file' },
   { argv: ['replay', '--file', '$T/bad.json', '--transport', 'sdk'], fragment: '--transport sdk replays an interleaving by --seed --scenario --client' },
-  { argv: ['replay', '--seed', '1', '--scenario', 'client-crash', '--client', 'reference', '--transport', 'sdk'], fragment: 'client-crash' },
   { argv: ['replay', '--seed', '1', '--scenario', 'read-race', '--client', 'reference', 'extra'], fragment: 'unexpected argument "extra"; replay takes only options' },
   // --- shrink
   { argv: ['shrink'], fragment: 'missing required option --seed (or give --file replay.json)' },
