@@ -120,7 +120,19 @@ function onNotification(d: ObserveDraft, input: Input<'NotificationArrived'>, ef
   const kind = notificationKind(input.method);
   const fate = notificationFate(effects);
   d.measure('notifications', 1, { 'fencesim.notification.kind': kind, 'fencesim.notification.fate': fate });
-  if (kind === 'updated' && (fate === 'acted_on' || fate === 'coalesced')) d.bucket().updatedNotifications++;
+  if (kind !== 'updated' || (fate !== 'acted_on' && fate !== 'coalesced')) return;
+  d.bucket().updatedNotifications++;
+  // The change this notification announces is the notifications' own, even when a reconciliation read lands it.
+  const uri = notifiedUri(input, effects);
+  const accepted = uri === null ? undefined : d.s.accepted[uri];
+  if (uri !== null && accepted !== undefined && accepted.notifiedSince === undefined) d.edit('accepted')[uri] = { ...accepted, notifiedSince: true };
+}
+
+/** The canonical URI a notification was taken for: from the effects it caused, else as the server spelled it. */
+function notifiedUri(input: Input<'NotificationArrived'>, effects: readonly ClientEffect[]): string | null {
+  for (const effect of effects) if ('uri' in effect && typeof effect.uri === 'string') return effect.uri;
+  const params = input.params as { uri?: unknown } | null | undefined;
+  return params !== null && typeof params === 'object' && typeof params.uri === 'string' ? params.uri : null;
 }
 
 function onRevocationEvent(d: ObserveDraft, input: Input<'AuthorizationChanged'>, effects: readonly ClientEffect[]): void {
@@ -179,9 +191,14 @@ function onEffect(d: ObserveDraft, effect: ClientEffect, responding: { reason: s
     case 'ContentRefused':
       d.measure('refusals', 1, { 'fencesim.refusal.reason': classifyRefusal(effect.reason) }, effect.uri);
       break;
-    case 'RevocationLearned':
-      if (d.s.revoked[effect.subject + ' ' + effect.uri] === undefined) d.edit('revoked')[effect.subject + ' ' + effect.uri] = true;
+    case 'RevocationLearned': {
+      // Learned from the feed or from a permission error on a read: pending until its PurgeDone.
+      const key = effect.subject + ' ' + effect.uri;
+      if (d.s.revoked[key] !== undefined) break;
+      d.edit('revoked')[key] = true;
+      if (d.s.revocationsPending[key] === undefined) d.edit('revocationsPending')[key] = d.nowMs;
       break;
+    }
     case 'PurgeDone':
       onPurged(d, effect);
       break;
@@ -223,8 +240,8 @@ function onTransitioned(d: ObserveDraft, effect: Effect<'Transitioned'>): void {
 
 function onVersionAccepted(d: ObserveDraft, effect: Effect<'VersionAccepted'>, reason: string | null): void {
   d.measure('fenceDecisions', 1, { 'fencesim.fence.decision': 'accepted' }, effect.uri);
-  const previous = d.s.accepted[effect.uri]?.digest;
-  if ((reason === 'reconcile' || reason === 'poll') && previous !== undefined && previous !== effect.digest) {
+  const previous = d.s.accepted[effect.uri];
+  if ((reason === 'reconcile' || reason === 'poll') && previous !== undefined && previous.digest !== effect.digest && previous.notifiedSince === undefined) {
     d.measure('reconciliationChanges', 1, {}, effect.uri);
     d.bucket().reconciliationChanges++;
   }

@@ -90,7 +90,8 @@ export interface ObserveState {
   live: Record<string, true>;
   pending: Record<string, PendingRequest>;
   /** URI -> when the read that last confirmed its content was accepted, and that content's digest. */
-  accepted: Record<string, { atMs: number; digest: string }>;
+  /** Per canonical URI: the last accepted version, and whether an `updated` for it arrived since. */
+  accepted: Record<string, { atMs: number; digest: string; notifiedSince?: true }>;
   /** `subject uri` -> when the revocation event arrived, until the purge. */
   revocationsPending: Record<string, number>;
   /** `subject uri` pairs the client learned were revoked (a repeated revocation event has nothing to purge). */
