@@ -203,6 +203,8 @@ export function beginUnsubscribe(d: Draft, uri: string): boolean {
   d.disarmTimer('resubscribe', uri);
   d.setReads(uri, 0, false);
   d.setConfirmAfter(uri, -1);
+  // The table decides where `unsubscribe_begun` leads: CLOSED when no server subscription exists
+  // (DISCOVERED, RECONCILIATION_REQUIRED), then there is nothing to send; UNSUBSCRIBING otherwise.
   if (sub.state === 'CLOSED') {
     sub.endMs = d.nowMs;
     d.emit({ type: 'SubscriptionClosed', uri, closeEpoch: sub.closeEpoch, closeOrdinal: sub.closeOrdinal, outcome: 'SESSION_ENDED' });

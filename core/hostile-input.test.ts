@@ -98,6 +98,16 @@ describe('issue 14.2: bounded strings and maps', () => {
     expect(JSON.stringify(result.state.ledger).length).toBeLessThan(10_000);
   });
 
+  it.each([3, 17, 5_000])('a page of %i resources whose last one repeats the first is DUPLICATE_URI (short and long pages)', (size) => {
+    const { state, listId } = discovering();
+    const resources = Array.from({ length: size }, (_, index) => ({ uri: `file:///r/${index === size - 1 ? 0 : index}`, name: 'r' }));
+    const result = step(deepFreeze(state), responded(1, 1, listId, { type: 'result', result: { resources } }));
+    expect(effectsOf(result.effects, 'ScanAbandoned')).toMatchObject([{ reason: 'DUPLICATE_URI' }]);
+    const distinct = resources.map((resource, index) => ({ ...resource, uri: `file:///r/${index}` }));
+    const ok = step(deepFreeze(state), responded(1, 1, listId, { type: 'result', result: { resources: distinct } }));
+    expect(effectsOf(ok.effects, 'ScanAbandoned')).toEqual([]);
+  });
+
   it('a mimeType longer than the cap is a malformed response; nothing is accepted', () => {
     const { state, readId } = readPending();
     const outcome: ResponseOutcome = { type: 'result', result: { contents: [{ uri, mimeType: 'text/' + 'x'.repeat(LEDGER_TEXT_CHARS_MAX), text: 'a' }] } };

@@ -214,15 +214,16 @@ function parsePage(result: unknown, running: DiscoveryScanRecord): ParsedPage {
   const resources = result.resources;
   if (!Array.isArray(resources)) return malformed(`resources/list result.resources must be an array, got ${typeName(resources)}`);
   const uris: string[] = [];
-  const seen = new Set<string>();
+  // Duplicate check: linear with a Set; a short page (the common case) scans its few URIs instead.
+  const seen = resources.length > 16 ? new Set<string>() : null;
   for (let index = 0; index < resources.length; index++) {
     const item: unknown = resources[index];
     if (!isObject(item)) return malformed(`resources[${index}] must be an object, got ${typeName(item)}`);
     if (typeof item.name !== 'string') return malformed(`resources[${index}].name must be a string, got ${typeName(item.name)}`);
     const uri = checkUri(item.uri, `resources[${index}].uri`);
     if (!uri.ok) return malformed(uri.rejection.detail);
-    if (seen.has(uri.uri)) return { ok: false, reason: 'DUPLICATE_URI', detail: `duplicate URI ${uri.uri} within one page` };
-    seen.add(uri.uri);
+    if (seen === null ? uris.includes(uri.uri) : seen.has(uri.uri)) return { ok: false, reason: 'DUPLICATE_URI', detail: `duplicate URI ${uri.uri} within one page` };
+    seen?.add(uri.uri);
     uris.push(uri.uri);
   }
   const cursor = result.nextCursor;

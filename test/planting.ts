@@ -48,8 +48,8 @@ const noMoveWhenClosing: readonly Patch[] = [
 export const plantedBugs: readonly PlantedBug[] = [
   {
     name: 'ordinal-fence-ge',
-    description: 'ordinal fence accepts readOrdinal >= watermark instead of > (fenceVerdict)',
-    patches: [{ file: 'fence.ts', find: 'if (request.readOrdinal <= sub.lastAcceptedOrdinal) {', replace: 'if (request.readOrdinal < sub.lastAcceptedOrdinal) {' }],
+    description: 'ordinal fence accepts readOrdinal >= watermark instead of > (judgeReadResponse)',
+    patches: [{ file: 'fence.ts', find: 'if (request.readOrdinal <= sub.lastAcceptedOrdinal) return', replace: 'if (request.readOrdinal < sub.lastAcceptedOrdinal) return' }],
     scenarios: ['read-race', 'duplicate-storm', 'close-race', 'reconnect', 'swarm'],
     invariants: ['version_regression', 'accept_when_not_active', 'late_tombstone'],
   },
@@ -58,14 +58,9 @@ export const plantedBugs: readonly PlantedBug[] = [
     description: 'close fence drops only reads with ordinal < closeOrdinal: the last read issued before unsubscribe slips through',
     patches: [
       {
-        file: 'reducer.ts',
-        find: 'if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || !isOpen(sub.state)) {',
-        replace: 'if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || (!isOpen(sub.state) && request.readOrdinal < (sub.closeOrdinal ?? 0))) {',
-      },
-      {
         file: 'fence.ts',
-        find: 'if (request.subscriptionGeneration !== sub.subscriptionGeneration || !isOpen(sub.state)) {',
-        replace: 'if (request.subscriptionGeneration !== sub.subscriptionGeneration || (!isOpen(sub.state) && request.readOrdinal < (sub.closeOrdinal ?? 0))) {',
+        find: 'if (sub === undefined || !isOpen(sub.state) || request.subscriptionGeneration !== sub.subscriptionGeneration) {',
+        replace: 'if (sub === undefined || (!isOpen(sub.state) && request.readOrdinal < (sub.closeOrdinal ?? 0)) || request.subscriptionGeneration !== sub.subscriptionGeneration) {',
       },
       ...noMoveWhenClosing,
     ],
@@ -91,13 +86,13 @@ export const plantedBugs: readonly PlantedBug[] = [
     patches: [
       {
         file: 'reducer.ts',
-        find: 'if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || !isOpen(sub.state)) {',
-        replace: "if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || (!isOpen(sub.state) && outcome.type !== 'error')) {",
+        find: "if (verdict.type === 'after-close') {",
+        replace: "if (verdict.type === 'after-close' && (sub === undefined || outcome.type !== 'error')) {",
       },
       {
-        file: 'fence.ts',
-        find: 'const verdict = fenceVerdict(current, request, d.v.sessionGeneration, d.v.connected);',
-        replace: "const verdict = fenceVerdict(isOpen(current.state) ? current : { ...current, state: 'ACTIVE' }, request, d.v.sessionGeneration, d.v.connected);",
+        file: 'reducer.ts',
+        find: "else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict);",
+        replace: "else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict.type === 'after-close' ? { type: 'accept' } : verdict);",
       },
       ...noMoveWhenClosing,
     ],
