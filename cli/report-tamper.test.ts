@@ -103,6 +103,26 @@ describe('tampered reports are refused, naming the field', () => {
     await expect(readFile(join(out, 'report.json'))).rejects.toThrow();
   });
 
+  it('a partial merge reads back, and cannot lose its "partial merge" reason', async () => {
+    const partial = join(scratch, 'partial');
+    const merge = await runCli(['merge', shards[1]!, '--allow-partial', '--out', partial]);
+    expect(merge.code).toBe(1);
+    const report = await runCli(['report', partial, '--format', 'md']);
+    expect(report.code, report.stderr).toBe(0);
+    const edited = join(scratch, 'partial-edited');
+    await tamper(
+      partial,
+      edited,
+      (json) => {
+        json.reasons = json.reasons.filter((reason: string) => !reason.startsWith('partial merge: '));
+      },
+      true,
+    );
+    const refused = await runCli(['report', edited, '--format', 'md']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('reasons must end with one "partial merge: ..." reason');
+  });
+
   it('merging two failing shards whose accumulators were both edited to pass is refused', async () => {
     const forged: string[] = [];
     for (const [index, shard] of shards.entries()) {

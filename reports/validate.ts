@@ -1,8 +1,9 @@
 /**
  * Reading a report.json back (`fencesim report`, `fencesim merge`): parse it and check its shape against
- * schema `fencesim.report.v1`, naming the first field that is wrong. Reports written before a field was
- * added (`determinism`, `distributions`, `accumulator`) are accepted; the renderers cope without them, and
- * `merge` asks for the accumulator itself.
+ * schema `fencesim.report.v1`, naming the first field that is wrong. The shape check accepts reports written
+ * before a field was added (`determinism`, `distributions`, `accumulator`, `integrity`), and the renderers cope
+ * without them; `fencesim report` and `merge` then refuse any report that verify.ts cannot check against its
+ * own accumulator and digest, which such reports cannot pass.
  */
 import { shardRange } from '../sim/shard.js';
 import { reportSchema, type Report } from './json.js';
