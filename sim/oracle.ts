@@ -20,6 +20,7 @@ import { CrashChecker } from './checkers/crash.js';
 import { RevocationChecker } from './checkers/revocation.js';
 import { checksOf } from './checkers/checks.js';
 import { invariantIndex, livenessInvariants, safetyInvariants, type InvariantName } from './invariants.js';
+import type { TruthEvent } from './kernel/truth.js';
 
 export { allInvariants, invariantExplanations, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant, type SafetyInvariant } from './invariants.js';
 
@@ -138,6 +139,39 @@ export class Oracle {
   /** The server produced `text` (its content convention, see actors/server.ts) for `resource` at `version`. */
   registerContent(text: string, resource: number, version: number): void {
     this.content.register(text, resource, version);
+  }
+
+  /** The truth stream (kernel/truth.ts): the one way the world tells the checkers what really happened. */
+  observe(event: TruthEvent): void {
+    switch (event.kind) {
+      case 'content':
+        this.registerContent(event.text, event.resource, event.version);
+        break;
+      case 'changed':
+        this.onChange(event.resource, event.version, event.timeMs, event.exists);
+        break;
+      case 'subscribed':
+        this.onSubscribeCommand(event.resource);
+        break;
+      case 'unsubscribed':
+        this.onUnsubscribeCommand(event.resource, event.timeMs);
+        break;
+      case 'notified':
+        this.onNotificationDelivered(event.resource, event.version, event.current);
+        break;
+      case 'revoked':
+        this.onRevoked(event.resource, event.subject, event.timeMs);
+        break;
+      case 'learned':
+        this.revocation.onLearned(event.resource, event.subject, event.timeMs);
+        break;
+      case 'pass-completed':
+        this.catalog.onPassCompleted(event.pass, event.proof, event.startMs);
+        break;
+      case 'crashed':
+        this.onCrash(event.timeMs);
+        break;
+    }
   }
 
   onSubscribeCommand(resource: number): void {

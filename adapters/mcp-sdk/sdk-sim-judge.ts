@@ -110,7 +110,7 @@ export class StepJudge implements EffectPort {
       throw new Error(`SDK world: ${String(input.method)} ${String(uri)} on session ${input.sessionGeneration} does not match the next notification delivered (${expected})`);
     }
     if (truth.listChanged) return current ? causeListChanged : causeOldNotification;
-    this.oracle.onNotificationDelivered(truth.resource, truth.version, current);
+    this.oracle.observe({ kind: 'notified', resource: truth.resource, version: truth.version, current });
     return current ? causeNotification : causeOldNotification;
   }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { referenceClient } from '../../core/reducer.js';
-import { clientCrash, closeRace, findScenario, readRace, reconnect } from '../../scenarios/catalog.js';
+import { clientCrash, closeRace, findScenario, readRace, reconnect, scenarios } from '../../scenarios/catalog.js';
 import { naiveNoCloseFence, naiveNoResubscribe, naiveOverwrite } from '../../scenarios/naive.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import type { ClientUnderTest } from '../../core/types.js';
@@ -69,12 +69,31 @@ describe('scenarios over the SDK transport', () => {
     expect(timers()).toBeLessThanOrEqual(before); // each pending request held a real 24.8-day timer until its connection closed
   });
 
+  it('runs every scenario of the catalogue over the SDK: the reference violates no safety invariant', async () => {
+    for (const scenario of scenarios) {
+      const accumulator = await gate(scenario, referenceClient, 3);
+      expect(accumulator.interleavings, scenario.name).toBe(3);
+      expect(Object.values(verdictOf(accumulator, scenario).counters).filter((count) => count > 0), scenario.name).toEqual([]);
+    }
+  });
+
   it('runs every scenario, client-crash and swarm included: the reference passes, crashes fire and no safety counter moves', async () => {
     expect(sdkScenarioNames).toEqual(expect.arrayContaining(['read-race', 'client-crash', 'swarm', 'sdk-swarm']));
     expect(sdkScenarioProblem(clientCrash)).toBeNull();
     const reference = await gate(clientCrash, referenceClient, 12);
     expect(verdictOf(reference, clientCrash).reasons).toEqual([]);
     expect(verdictOf(reference, clientCrash).sometimes['client-crash']!.fired).toBeGreaterThan(0);
+    let crashed = false;
+    for (let index = 0; index < 20 && !crashed; index++) {
+      const run = await runSdkInterleaving(deriveSeed(11, index), clientCrash, referenceClient, { trace: true, record: false });
+      if (run.oracle.crashes === 0) continue;
+      // The reference restarts from its ledger; a naive client from scratch (and the application subscribes again).
+      expect(run.timeline!.some((line) => line.includes('client crash: restarted from its durable ledger'))).toBe(true);
+      const fresh = await runSdkInterleaving(deriveSeed(11, index), clientCrash, naiveOverwrite, { trace: true, record: false });
+      if (fresh.oracle.crashes > 0) expect(fresh.timeline!.some((line) => line.includes('client crash: restarted from scratch'))).toBe(true);
+      crashed = true;
+    }
+    expect(crashed).toBe(true);
     const swarm = await gate(findScenario('swarm')!, referenceClient, 12);
     expect(Object.values(verdictOf(swarm, findScenario('swarm')!).counters).every((count) => count === 0)).toBe(true);
   });

@@ -187,8 +187,8 @@ function afterChange(world: WorldHost, resource: number, existenceChanged: boole
   const server = world.server;
   const version = server.version[resource]!;
   const exists = server.exists[resource] === 1;
-  if (exists) world.oracle.registerContent(server.content[resource]!, resource, version);
-  world.oracle.onChange(resource, version, world.nowMs, exists);
+  if (exists) world.observe({ kind: 'content', text: server.content[resource]!, resource, version });
+  world.observe({ kind: 'changed', resource, version, timeMs: world.nowMs, exists });
   world.timeline?.truth(world.nowMs, server.uris[resource]!, version, exists);
   notify(world, resource);
   if (existenceChanged) notifyListChanged(world);

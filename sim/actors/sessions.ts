@@ -66,7 +66,7 @@ function strandOldSessionMessages(world: WorldHost, session: ServerSession, reco
  * server forgets it) and the client reconnects as a new session after an outage.
  */
 function crash(world: WorldHost): void {
-  world.oracle.onCrash(world.nowMs);
+  world.observe({ kind: 'crashed', timeMs: world.nowMs });
   const session = world.session;
   const alive = session !== null && session.alive;
   if (alive) session.alive = false;

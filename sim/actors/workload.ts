@@ -38,13 +38,13 @@ export function command(world: WorldHost, payload: CommandPayload): void {
   if (payload.type === 'SubscribeCommanded') {
     if (world.wanted[resource] === 1) return;
     world.wanted[resource] = 1;
-    world.oracle.onSubscribeCommand(resource);
+    world.observe({ kind: 'subscribed', resource });
     world.client.command({ type: 'SubscribeCommanded', nowMs: world.nowMs, jitter: 0, uri, subject: subjects[world.subjectOf[resource]!] }, causeWorkload);
     return;
   }
   if (world.wanted[resource] === 0) return;
   world.wanted[resource] = 0;
-  world.oracle.onUnsubscribeCommand(resource, world.nowMs);
+  world.observe({ kind: 'unsubscribed', resource, timeMs: world.nowMs });
   world.client.command({ type: 'UnsubscribeCommanded', nowMs: world.nowMs, jitter: 0, uri }, causeWorkload);
 }
 
@@ -112,7 +112,7 @@ export function revocationTick(world: WorldHost): void {
   }
   const subject = world.subjectOf[resource]!;
   server.revoke(resource, subject);
-  world.oracle.onRevoked(resource, subject, world.nowMs);
+  world.observe({ kind: 'revoked', resource, subject, timeMs: world.nowMs });
   const network = world.plan.network;
   const lost = world.chooser.chance('network', 'authorization feed loses it?', network.authorizationFeedLossRatio.numerator, network.authorizationFeedLossRatio.denominator);
   world.timeline?.note(world.nowMs, `[truth] ${subjects[subject]} loses access to ${server.uris[resource]}; the authorization feed ${lost ? 'loses the event' : 'will tell the client'}`);
@@ -125,7 +125,7 @@ export function revocationTick(world: WorldHost): void {
 export function deliverAuthorizationFeed(world: WorldHost, slot: number): void {
   const resource = Math.floor(slot / subjects.length);
   const subject = slot % subjects.length;
-  world.oracle.revocation.onLearned(resource, subject, world.nowMs);
+  world.observe({ kind: 'learned', resource, subject, timeMs: world.nowMs });
   world.client.command(
     { type: 'AuthorizationChanged', nowMs: world.nowMs, jitter: 0, subject: subjects[subject]!, uri: world.server.uris[resource]!, allowed: false },
     causeConnection,

@@ -19,6 +19,7 @@ import type { Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
 import type { ServerModel, ServerSession } from '../actors/server.js';
 import type { Timeline } from '../timeline.js';
+import type { TruthEvent } from './truth.js';
 
 /** A workload input: what the application (not the transport) hands the client. */
 export type CommandInput = Extract<
@@ -63,6 +64,8 @@ export interface WorldHost {
   toClient(timeMs: number, cause: number, generation: number, message: ResponseMessage | NotificationMessage): void;
   /** A connect reached the server: the next session generation, opened on the server model. */
   openSession(): ServerSession;
+  /** Ground truth for the checkers (the truth stream, truth.ts). */
+  observe(event: TruthEvent): void;
 }
 
 export interface ClientDriver {

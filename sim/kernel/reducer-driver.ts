@@ -111,7 +111,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/list_changed', params: {} }, current ? causeListChanged : causeOldNotification, null);
       return;
     }
-    world.oracle.onNotificationDelivered(message.resource, message.version, current);
+    world.observe({ kind: 'notified', resource: message.resource, version: message.version, current });
     this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/updated', params: { uri: message.uri } }, current ? causeNotification : causeOldNotification, null);
   }
 

@@ -26,10 +26,10 @@ export function fillStepTruth(truth: StepTruth, timeMs: number, cause: number, c
 
 /** What a current-session response tells the client, recorded before its step is judged. */
 export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, message: ResponseMessage, nowMs: number): void {
-  if (message.deniedSubject >= 0) oracle.revocation.onLearned(message.resource, message.deniedSubject, nowMs);
+  if (message.deniedSubject >= 0) oracle.observe({ kind: 'learned', resource: message.resource, subject: message.deniedSubject, timeMs: nowMs });
   const list = message.list;
   if (list === null) return;
-  if (list.last) oracle.catalog.onPassCompleted(list.pass, list.proof, list.passStartMs);
+  if (list.last) oracle.observe({ kind: 'pass-completed', pass: list.pass, proof: list.proof, startMs: list.passStartMs });
   timeline?.note(nowMs, `[truth] list pass ${list.pass} page${list.last ? ' (last)' : ''}: ${list.proof}`);
 }
 

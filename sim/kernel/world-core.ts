@@ -8,6 +8,7 @@ import { transitionTable } from '../../core/transitions.js';
 import type { ServerCapabilities } from '../../core/types.js';
 import type { Chooser, Decision } from '../chooser.js';
 import type { ClientDriver, WorldHost } from './host.js';
+import type { TruthEvent } from './truth.js';
 import { Kind, type NotificationMessage, type ResponseMessage } from './events.js';
 import type { InterleavingResult } from './interleaving.js';
 import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from '../faults.js';
@@ -69,7 +70,7 @@ export abstract class WorldCore implements WorldHost {
     };
     this.lister = new Lister(this.server, chooser, this, plan.server.snapshotId, plan.server.pageSizeMax, chooser.draw('server', 'cursor token seed', tokenSeedRange));
     this.jitterSeed = chooser.draw('workload', 'client jitter seed', tokenSeedRange);
-    for (let resource = 0; resource < uris.length; resource++) this.oracle.registerContent(this.server.content[resource]!, resource, 1);
+    for (let resource = 0; resource < uris.length; resource++) this.observe({ kind: 'content', text: this.server.content[resource]!, resource, version: 1 });
   }
 
   fires(fault: FaultName, label: string): boolean {
@@ -106,6 +107,10 @@ export abstract class WorldCore implements WorldHost {
     const arrival = Math.max(this.nowMs + this.latency(), session.clientToServerLastMs);
     session.clientToServerLastMs = arrival;
     return arrival;
+  }
+
+  observe(event: TruthEvent): void {
+    this.oracle.observe(event);
   }
 
   openSession(): ServerSession {

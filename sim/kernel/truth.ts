@@ -1,0 +1,25 @@
+/**
+ * The truth stream: every fact about the world the checkers judge a client against (besides the step
+ * truth of each client step, step-truth.ts) is one of these events, observed through the port
+ * (`WorldHost.observe`) and dispatched by the oracle to its checkers. Resources and subjects are indices
+ * (into the plan's resources and `subjects`); times are virtual ms.
+ */
+import type { ListProof } from '../checkers/catalog.js';
+
+export type TruthEvent =
+  /** The server produced this content text for the resource at this version (content dating). */
+  | { kind: 'content'; text: string; resource: number; version: number }
+  /** The truth changed (edit, delete or re-create); `exists` after the change. */
+  | { kind: 'changed'; resource: number; version: number; timeMs: number; exists: boolean }
+  /** The application subscribed / unsubscribed the resource (convergence and close fences are about these). */
+  | { kind: 'subscribed'; resource: number }
+  | { kind: 'unsubscribed'; resource: number; timeMs: number }
+  /** An update notification reached the client, on the current session or an ended one. */
+  | { kind: 'notified'; resource: number; version: number; current: boolean }
+  /** A subject lost access; the client learned of it (authorization feed or a denied read). */
+  | { kind: 'revoked'; resource: number; subject: number; timeMs: number }
+  | { kind: 'learned'; resource: number; subject: number; timeMs: number }
+  /** A list pass the client received in full, and what the server can prove about it. */
+  | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number }
+  /** The client crashed and restarted. */
+  | { kind: 'crashed'; timeMs: number };
