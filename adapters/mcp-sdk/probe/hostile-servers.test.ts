@@ -147,9 +147,10 @@ describe('the probe against hostile stdio servers', () => {
     expect(report.listing.resources).toBe(60_000);
     expect(report.listing.duplicateUris).toBe(0);
     expect(report.listing.walkMs!).toBeLessThan(3_000);
-    // The core's own A/B scan of the page is issue 14.2 (core/scan.ts): until its duplicate check is linear it
-    // may use up the probe's time, and the verdict says so instead of pretending.
-    if (report.outcome !== 'passed') expect(report.outcome === 'timeout' ? report.error : report.outcome).toMatch(/timed out after/);
+    // The core's own A/B scan of the page is linear too (issue 14.2, core/scan.ts): the probe finishes in time.
+    console.log(`60,000-resource page: outcome ${report.outcome}, walk ${report.listing.walkMs} ms, elapsed ${report.elapsedMs} ms, peak RSS ${Math.round(report.peakRssBytes / 2 ** 20)} MiB`);
+    expect(report.outcome, report.error ?? '').not.toBe('timeout');
+    expect(report.error).toBeNull();
   }, 25_000);
 
   it('a grandchild process: ended with the group, the probe says it was left behind', async () => {
