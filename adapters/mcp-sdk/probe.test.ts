@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from './clock.js';
+import { FencedResourceCache, ProcessGroupTransport } from './fenced-cache.js';
 import { formatProbeReport, isAlive, processGroupMembers, runProbe } from './probe.js';
 
 const require = createRequire(import.meta.url);
@@ -109,6 +110,28 @@ describe('probe against server-everything over stdio', () => {
       expect(report.expectations.map((check) => check.name)).toEqual(['process_gone']);
       expect(processGroupMembers(report.server.pid!)).toEqual([]);
     } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it('the fenced cache on a tools-only server (server-filesystem): no resources/* request, every command refused as CapabilityMissing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'fencesim-fs-'));
+    const cache = new FencedResourceCache({ connect: async () => new ProcessGroupTransport({ command: process.execPath, args: [serverPath('server-filesystem'), root] }) });
+    const sent: string[] = [];
+    const rejections: string[] = [];
+    cache.onEffect((effect) => {
+      if (effect.type === 'RequestSent') sent.push(effect.method);
+      if (effect.type === 'ProtocolRejected') rejections.push(effect.rejection.kind);
+    });
+    try {
+      await cache.start();
+      cache.subscribe('file:///etc/hostname', 'alice');
+      cache.discover();
+      expect(sent).toEqual([]);
+      expect(rejections).toEqual(['CapabilityMissing', 'CapabilityMissing', 'CapabilityMissing']);
+      expect(cache.get('file:///etc/hostname', 'alice').served).toBe(false);
+    } finally {
+      await cache.close();
       rmSync(root, { recursive: true, force: true });
     }
   }, 20_000);
