@@ -16,11 +16,7 @@ import type { Draft } from './state.js';
 /** Non-standard JSON-RPC code the simulator (and many servers) use for "permission denied". */
 export const permissionDeniedCode = -32003;
 
-export interface DerivedRecord {
-  subject: string;
-  digest: string;
-  entries: string[];
-}
+export type { DerivedRecord } from './records.js';
 
 export function revocationKey(subject: string, uri: string): string {
   return subject + ' ' + uri;

@@ -20,52 +20,10 @@ import { confirmTombstone, isOpen, issueRead, resourcesOffered } from './fence.j
 import { describe } from './input-check.js';
 import { LEDGER_TEXT_CHARS_MAX, checkUri, isObject, typeName } from './protocol.js';
 import type { Draft } from './state.js';
+import type { CatalogRecord, DiscoveryScanRecord } from './records.js';
 import type { CatalogStatus, ResponseOutcome, ScanAbandonReason } from './types.js';
 
-export interface DiscoveryScanRecord {
-  schema: 'resourceDiscoveryScan.v1';
-  scanId: number;
-  pass: 'A' | 'B' | 'SNAPSHOT';
-  sessionGeneration: number;
-  firstRequestMs: number;
-  /** Digests of the cursors this pass followed (never the cursors themselves). */
-  cursorDigests: string[];
-  /** Canonical URIs seen so far, in arrival order. */
-  uris: string[];
-  uriSetDigest: string | null;
-  /** list_changed notifications observed while this pass ran. */
-  notificationsObserved: number;
-  /** Distinct snapshot IDs seen on this pass's pages; `forged` once any rule is broken. */
-  snapshotIds: string[];
-  snapshotForged: boolean;
-  pages: number;
-  endMs: number | null;
-  status: 'RUNNING' | 'COMPLETE' | 'ABANDONED';
-}
-
-export interface CatalogRecord {
-  scanId: number;
-  status: CatalogStatus;
-  uris: string[];
-  digest: string;
-  measuredAtMs: number;
-  nextReviewAtMs: number;
-}
-
-export interface DiscoveryLedger {
-  nextScanId: number;
-  /** A discovery was asked for and has not yet published (or given up). */
-  wanted: boolean;
-  rounds: number;
-  running: DiscoveryScanRecord | null;
-  /** The last complete pass of the current attempt (A for the A/B comparison). */
-  previous: DiscoveryScanRecord | null;
-  catalog: CatalogRecord | null;
-}
-
-export function emptyDiscovery(): DiscoveryLedger {
-  return { nextScanId: 1, wanted: false, rounds: 0, running: null, previous: null, catalog: null };
-}
+export { emptyDiscovery, type CatalogRecord, type DiscoveryLedger, type DiscoveryScanRecord } from './records.js';
 
 /** The discovery timer is global; it lives under the empty URI key. */
 export const discoveryTimerUri = '';

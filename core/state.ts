@@ -5,8 +5,7 @@
  * `Draft` is the copy-on-write view a single `step` works on: each container and record is copied at most
  * once per step, the input state is never mutated, and `commit()` yields the next state.
  */
-import type { DerivedRecord } from './authorization.js';
-import { emptyDiscovery, type DiscoveryLedger } from './scan.js';
+import { emptyDiscovery, type DerivedRecord, type DiscoveryLedger } from './records.js';
 import type {
   ClientConfig,
   ClientEffect,

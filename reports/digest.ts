@@ -7,15 +7,9 @@
 import { replayCommand, sometimesMinimumInterleavings } from '../sim/gate.js';
 import type { MetricReport, RunSpec } from '../sim/gate.js';
 import { invariantExplanations, livenessInvariants, safetyInvariants, type InvariantName } from '../sim/oracle.js';
-import type { Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportRunSpec, ReportShrunk } from './json.js';
+import type { Histogram, Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportRunSpec, ReportShrunk } from './json.js';
 
-/** A latency histogram as report.json carries it: bucket i counts values in [i, i + 1) x bucketMs. */
-export interface Histogram {
-  bucketMs: number;
-  counts: number[];
-  /** Values at or beyond counts.length x bucketMs. */
-  overflow: number;
-}
+export type { Histogram } from './json.js';
 
 export type DistributionName = 'convergenceMs' | 'revocationMs';
 

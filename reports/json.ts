@@ -11,7 +11,6 @@ import { convergenceBucketMs, revocationBucketMs, thresholds } from '../sim/gate
 import { accumulatorSection, type AccumulatorSection } from './accumulator-json.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { sealedReport, type ReportIntegrity } from './integrity.js';
-import type { Histogram } from './digest.js';
 import { faultNames, type FaultName } from '../sim/faults.js';
 import type { InvariantName } from '../sim/oracle.js';
 
@@ -19,6 +18,14 @@ export const reportSchema = 'fencesim.report.v1';
 export const reportFileName = 'report.json';
 
 export type Coverage = ReturnType<typeof coverageOf>;
+
+/** A latency histogram as report.json carries it: bucket i counts values in [i, i + 1) x bucketMs. */
+export interface Histogram {
+  bucketMs: number;
+  counts: number[];
+  /** Values at or beyond counts.length x bucketMs. */
+  overflow: number;
+}
 
 export interface ReportTiming {
   wallMs: number;
