@@ -1,6 +1,6 @@
 /**
  * The overhead of observation (issue 16), a benchmark script, not a test:
- *   `npm run build && node dist/bench/cache-metrics.js [--rounds 7]`
+ *   `npm run bench:build && node dist-bench/bench/cache-metrics.js [--rounds 7]`
  *
  * Measured side by side in one process, rounds interleaved, medians reported:
  *   a. `FencedResourceCache.get()` (a serve: one core step, the fold, the instruments) with no meter provider

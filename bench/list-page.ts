@@ -26,7 +26,7 @@ function parseOptions(argv: readonly string[]): Options {
     const value = argv[index + 1] ?? '';
     if (flag === '--sizes') options.sizes = value.split(',').map(Number);
     else if (flag === '--repetitions') options.repetitions = Number(value);
-    else throw new Error(`unknown argument ${flag}\nusage: node dist/bench/list-page.js [--sizes 1000,10000,100000] [--repetitions 7]`);
+    else throw new Error(`unknown argument ${flag}\nusage: node dist-bench/bench/list-page.js [--sizes 1000,10000,100000] [--repetitions 7]`);
   }
   if (!options.sizes.every((size) => Number.isSafeInteger(size) && size > 0) || !(options.repetitions >= 1)) {
     throw new Error('--sizes must be positive integers and --repetitions at least 1');

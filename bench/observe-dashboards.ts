@@ -1,6 +1,6 @@
 /**
  * What healthy and unhealthy dashboards look like under each fault (issue 16 item 3), a script, not a test:
- *   `npm run build && node dist/bench/observe-dashboards.js [--seeds 20]`
+ *   `npm run bench:build && node dist-bench/bench/observe-dashboards.js [--seeds 20]`
  * One row per fault (alone, 1 in 4; capability faults always on), the reference client, the same pure fold
  * that feeds the fenced cache's metrics. Deterministic: same seeds, same table.
  */

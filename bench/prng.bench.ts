@@ -8,7 +8,7 @@
 //   run    - one simulated interleaving: 4 instances + 500 draws each
 // and the same three numbers for the project's wrapper, `createPrng` + `nextBelow` from sim/prng.ts.
 //
-// Run after building:  npm run build && node dist/bench/prng.bench.js [--only=<name>] [--time-ms=<n>]
+// Run after building:  npm run bench:build && node dist-bench/bench/prng.bench.js [--only=<name>] [--time-ms=<n>]
 // Without --only, each candidate runs in its own child process. The candidates share the helper
 // functions below, so in one process V8's call sites turn polymorphic and later candidates measure
 // 3-5x slower than they are; the simulator uses a single algorithm, so one process each is the fair

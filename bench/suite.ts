@@ -46,7 +46,7 @@ interface SuiteOptions {
 }
 
 const USAGE =
-  'usage: node dist/bench/suite.js [--interleavings N] [--peer-interleavings N] [--peer-fencesim-interleavings N] [--repetitions N] [--seed N] [--micro-time-ms N] [--json]';
+  'usage: node dist-bench/bench/suite.js [--interleavings N] [--peer-interleavings N] [--peer-fencesim-interleavings N] [--repetitions N] [--seed N] [--micro-time-ms N] [--json]';
 
 class UsageError extends Error {}
 
