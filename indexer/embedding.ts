@@ -1,0 +1,131 @@
+/**
+ * Deterministic fake embedding models: a vector is computed from the text alone. Each token has a seeded
+ * sparse word vector (6 of 1024 coordinates set to +-1/sqrt(6)); a drifted concept (`kalo-2`) is its
+ * parent's vector turned by 60 degrees toward a fresh direction, so drift accumulates; a text's vector is
+ * the weighted sum of its tokens' vectors (concept words weigh 1, filler words 0.15), normalized.
+ * - `fake-a`: as above; similarities of cosmetic edits sit near 0.98, real changes at 0.86 and below.
+ * - `fake-b`: other word vectors and an anisotropic common direction (as real models have), so every
+ *   cosine is shifted up: cos_b = (cos + 1.5) / 2.5. Its threshold must differ from fake-a's, and a
+ *   vector of one model compared with a vector of the other means nothing.
+ * Memoized per model (a pure function, so the cache cannot change a result).
+ */
+import { createPrng, deriveSeed } from './kernel-imports.js';
+import { rootOf } from './edits.js';
+import { fillerWords, tokenize } from './text.js';
+
+export const dimensions = 1024;
+const nonzeroPerWord = 6;
+const fillerWeight = 0.15;
+const driftKeep = 0.5;
+const driftTurn = Math.sqrt(1 - driftKeep * driftKeep);
+const fillerSet = new Set(fillerWords);
+
+export interface EmbeddingModel {
+  name: string;
+  embed(text: string): number[];
+}
+
+interface ModelShape {
+  seed: number;
+  /** Weight of the common direction (coordinate 0): c^2 = 1.5 shifts cosines to (cos + 1.5) / 2.5. */
+  commonWeight: number;
+}
+
+const shapes: Record<string, ModelShape> = {
+  'fake-a': { seed: 0xa11ce, commonWeight: 0 },
+  'fake-b': { seed: 0xb0b, commonWeight: Math.sqrt(1.5) },
+};
+export const fakeModelNames = Object.keys(shapes);
+
+const models = new Map<string, EmbeddingModel>();
+
+export function fakeModel(name: string): EmbeddingModel {
+  const existing = models.get(name);
+  if (existing !== undefined) return existing;
+  const shape = shapes[name];
+  if (shape === undefined) throw new Error(`unknown fake embedding model ${JSON.stringify(name)} (models: ${fakeModelNames.join(', ')})`);
+  const words = new Map<string, Float64Array>();
+  const wordVector = (token: string): Float64Array => {
+    let vector = words.get(token);
+    if (vector === undefined) {
+      vector = computeWordVector(shape.seed, token, wordVector);
+      words.set(token, vector);
+    }
+    return vector;
+  };
+  const model: EmbeddingModel = { name, embed: (text) => embedText(text, shape, wordVector) };
+  models.set(name, model);
+  return model;
+}
+
+function embedText(text: string, shape: ModelShape, wordVector: (token: string) => Float64Array): number[] {
+  const sum = new Float64Array(dimensions);
+  for (const token of tokenize(text)) {
+    const weight = fillerSet.has(token) ? fillerWeight : 1;
+    const vector = wordVector(token);
+    for (let index = 1; index < dimensions; index++) sum[index]! += weight * vector[index]!;
+  }
+  const norm = Math.sqrt(sum.reduce((total, value) => total + value * value, 0));
+  const out = new Array<number>(dimensions);
+  const common = shape.commonWeight;
+  const scale = 1 / Math.sqrt(1 + common * common);
+  out[0] = common * scale;
+  for (let index = 1; index < dimensions; index++) out[index] = norm === 0 ? 0 : (sum[index]! / norm) * scale;
+  return out;
+}
+
+function computeWordVector(seed: number, token: string, parentOf: (token: string) => Float64Array): Float64Array {
+  const fresh = sparseVector(seed, token);
+  const dash = token.lastIndexOf('-');
+  if (dash === -1 || rootOf(token) === token) return fresh;
+  const steps = Number(token.slice(dash + 1));
+  const parent = parentOf(steps <= 1 ? rootOf(token) : rootOf(token) + '-' + (steps - 1));
+  const vector = new Float64Array(dimensions);
+  for (let index = 0; index < dimensions; index++) vector[index] = driftKeep * parent[index]! + driftTurn * fresh[index]!;
+  const norm = Math.sqrt(vector.reduce((total, value) => total + value * value, 0));
+  for (let index = 0; index < dimensions; index++) vector[index]! /= norm;
+  return vector;
+}
+
+function sparseVector(seed: number, token: string): Float64Array {
+  const prng = createPrng(deriveSeed(seed, stringHash(token)));
+  const vector = new Float64Array(dimensions);
+  const value = 1 / Math.sqrt(nonzeroPerWord);
+  for (let placed = 0; placed < nonzeroPerWord; ) {
+    const index = 1 + prng.nextBelow(dimensions - 1);
+    if (vector[index] !== 0) continue;
+    vector[index] = prng.nextBelow(2) === 0 ? value : -value;
+    placed++;
+  }
+  return vector;
+}
+
+/** FNV-1a over UTF-16 code units, as a uint32. */
+export function stringHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let index = 0; index < a.length; index++) {
+    dot += a[index]! * b[index]!;
+    normA += a[index]! * a[index]!;
+    normB += b[index]! * b[index]!;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+/** The resource fingerprint: the normalized mean of its chunk vectors. */
+export function fingerprintOf(chunkVectors: readonly (readonly number[])[]): number[] {
+  const sum = new Array<number>(dimensions).fill(0);
+  for (const vector of chunkVectors) for (let index = 0; index < dimensions; index++) sum[index]! += vector[index]!;
+  const norm = Math.sqrt(sum.reduce((total, value) => total + value * value, 0));
+  return sum.map((value) => (norm === 0 ? 0 : value / norm));
+}

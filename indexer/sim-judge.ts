@@ -1,0 +1,82 @@
+/**
+ * The oracle's metrics for one interleaving: semantic decisions judged against the hidden labels (the
+ * confirmed version is what the store published, as the simulator saw it), freshness probes, lost events
+ * and when reconciliation found them.
+ */
+import { semanticDistance } from './edits.js';
+import { readIndex } from './read-path.js';
+import { recordSimilarity } from './sim-metrics.js';
+import type { IndexerWorld } from './sim-world.js';
+import type { IndexerEffect } from './types.js';
+
+/** Slack for "within one period": the hash pass's own latency and a restart's downtime. */
+export const lostEventSlackMs = 3_000;
+
+export function judgeDecision(world: IndexerWorld, effect: IndexerEffect): void {
+  const metrics = world.metrics;
+  switch (effect.type) {
+    case 'MetadataCommitted': {
+      metrics.metadataCommits++;
+      const lost = world.lost.get(effect.uri);
+      if (lost === undefined) return;
+      const remaining = lost.filter((entry) => {
+        if (entry.sequence > effect.sequence) return true;
+        metrics.lostEvents++;
+        if (world.nowMs - entry.droppedAtMs <= world.config.reconcilePeriodMs + lostEventSlackMs) metrics.lostEventsFoundInPeriod++;
+        return false;
+      });
+      world.lost.set(effect.uri, remaining);
+      return;
+    }
+    case 'IndexPublished':
+      world.published.set(effect.uri + '|' + effect.model, effect.sequence);
+      return;
+    case 'SemanticDecided': return judgeSemantic(world, effect);
+    default: return;
+  }
+}
+
+function judgeSemantic(world: IndexerWorld, effect: Extract<IndexerEffect, { type: 'SemanticDecided' }>): void {
+  const metrics = world.metrics;
+  if (effect.model === world.state.durable.models.active) metrics.debouncedChanges++;
+  const publishedSequence = world.published.get(effect.uri + '|' + effect.model);
+  if (publishedSequence === undefined) return;
+  const before = world.versionModel(effect.uri, publishedSequence);
+  const after = world.versionModel(effect.uri, effect.sequence);
+  // Forced refreshes (nothing comparable: first index, repair, another model ahead) are not the rule's.
+  if (before === null || after === null || effect.similarity === null) return;
+  const changed = semanticDistance(before, after) >= 1;
+  metrics.decisions++;
+  if (changed) {
+    metrics.decisionsChanged++;
+    if (!effect.refresh) metrics.missed++;
+  } else {
+    metrics.decisionsUnchanged++;
+    if (effect.refresh) metrics.falseUpdates++;
+  }
+  if (world.labels.get(effect.uri + '#' + effect.sequence) === 'subtle' && changed) {
+    metrics.subtleDecisions++;
+    if (!effect.refresh) metrics.subtleMissed++;
+  }
+  recordSimilarity(metrics, effect.model, effect.similarity, changed);
+}
+
+/** window + 10 s after a version arrived (and while it is still the source's): is it judged and readable? */
+export function probeFreshness(world: IndexerWorld, uri: string, sequence: number, startMs: number): void {
+  const truth = world.truth(uri);
+  if (truth === undefined || truth.deleted || truth.sequence !== sequence) return;
+  const plan = world.plan;
+  if (plan.faults['embed-outage'] && startMs < plan.outageEndMs && world.nowMs > plan.outageStartMs) return;
+  world.metrics.freshnessProbes++;
+  const row = world.state.durable.meta[uri];
+  const published = row?.indexed[world.state.durable.models.active];
+  const judged = published !== undefined && published.checkedHash === truth.digest;
+  if (judged && readIndex(world.state, uri, world.store.rowsOf(uri)).served) world.metrics.freshnessFresh++;
+  else world.line(`freshness probe: ${uri} v${sequence} not indexed within window + 10 s`);
+}
+
+/** Lost events never found by the end of the run count as not found. */
+export function finishMetrics(world: IndexerWorld): void {
+  for (const lost of world.lost.values()) world.metrics.lostEvents += lost.length;
+  world.lost.clear();
+}
