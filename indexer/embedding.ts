@@ -39,13 +39,19 @@ export const fakeModelNames = Object.keys(shapes);
 
 const models = new Map<string, EmbeddingModel>();
 
+/** A sparse word vector: coordinates and values. */
+interface SparseVector {
+  indices: number[];
+  values: number[];
+}
+
 export function fakeModel(name: string): EmbeddingModel {
   const existing = models.get(name);
   if (existing !== undefined) return existing;
   const shape = shapes[name];
   if (shape === undefined) throw new Error(`unknown fake embedding model ${JSON.stringify(name)} (models: ${fakeModelNames.join(', ')})`);
-  const words = new Map<string, Float64Array>();
-  const wordVector = (token: string): Float64Array => {
+  const words = new Map<string, SparseVector>();
+  const wordVector = (token: string): SparseVector => {
     let vector = words.get(token);
     if (vector === undefined) {
       vector = computeWordVector(shape.seed, token, wordVector);
@@ -53,51 +59,59 @@ export function fakeModel(name: string): EmbeddingModel {
     }
     return vector;
   };
-  const model: EmbeddingModel = { name, embed: (text) => embedText(text, shape, wordVector) };
+  const sum = new Float64Array(dimensions);
+  const model: EmbeddingModel = { name, embed: (text) => embedText(text, shape, wordVector, sum) };
   models.set(name, model);
   return model;
 }
 
-function embedText(text: string, shape: ModelShape, wordVector: (token: string) => Float64Array): number[] {
-  const sum = new Float64Array(dimensions);
+function embedText(text: string, shape: ModelShape, wordVector: (token: string) => SparseVector, sum: Float64Array): number[] {
+  sum.fill(0);
   for (const token of tokenize(text)) {
     const weight = fillerSet.has(token) ? fillerWeight : 1;
-    const vector = wordVector(token);
-    for (let index = 1; index < dimensions; index++) sum[index]! += weight * vector[index]!;
+    const { indices, values } = wordVector(token);
+    for (let entry = 0; entry < indices.length; entry++) sum[indices[entry]!]! += weight * values[entry]!;
   }
-  const norm = Math.sqrt(sum.reduce((total, value) => total + value * value, 0));
-  const out = new Array<number>(dimensions);
+  let squares = 0;
+  for (let index = 1; index < dimensions; index++) squares += sum[index]! * sum[index]!;
+  const norm = Math.sqrt(squares);
   const common = shape.commonWeight;
   const scale = 1 / Math.sqrt(1 + common * common);
+  const out = new Array<number>(dimensions);
   out[0] = common * scale;
-  for (let index = 1; index < dimensions; index++) out[index] = norm === 0 ? 0 : (sum[index]! / norm) * scale;
+  const factor = norm === 0 ? 0 : scale / norm;
+  for (let index = 1; index < dimensions; index++) out[index] = sum[index]! * factor;
   return out;
 }
 
-function computeWordVector(seed: number, token: string, parentOf: (token: string) => Float64Array): Float64Array {
+function computeWordVector(seed: number, token: string, parentOf: (token: string) => SparseVector): SparseVector {
   const fresh = sparseVector(seed, token);
   const dash = token.lastIndexOf('-');
   if (dash === -1 || rootOf(token) === token) return fresh;
   const steps = Number(token.slice(dash + 1));
   const parent = parentOf(steps <= 1 ? rootOf(token) : rootOf(token) + '-' + (steps - 1));
-  const vector = new Float64Array(dimensions);
-  for (let index = 0; index < dimensions; index++) vector[index] = driftKeep * parent[index]! + driftTurn * fresh[index]!;
-  const norm = Math.sqrt(vector.reduce((total, value) => total + value * value, 0));
-  for (let index = 0; index < dimensions; index++) vector[index]! /= norm;
-  return vector;
+  const merged = new Map<number, number>();
+  parent.indices.forEach((index, entry) => merged.set(index, driftKeep * parent.values[entry]!));
+  fresh.indices.forEach((index, entry) => merged.set(index, (merged.get(index) ?? 0) + driftTurn * fresh.values[entry]!));
+  let squares = 0;
+  for (const value of merged.values()) squares += value * value;
+  const norm = Math.sqrt(squares);
+  const indices = [...merged.keys()].sort((a, b) => a - b);
+  return { indices, values: indices.map((index) => merged.get(index)! / norm) };
 }
 
-function sparseVector(seed: number, token: string): Float64Array {
+function sparseVector(seed: number, token: string): SparseVector {
   const prng = createPrng(deriveSeed(seed, stringHash(token)));
-  const vector = new Float64Array(dimensions);
+  const indices: number[] = [];
+  const values: number[] = [];
   const value = 1 / Math.sqrt(nonzeroPerWord);
-  for (let placed = 0; placed < nonzeroPerWord; ) {
+  while (indices.length < nonzeroPerWord) {
     const index = 1 + prng.nextBelow(dimensions - 1);
-    if (vector[index] !== 0) continue;
-    vector[index] = prng.nextBelow(2) === 0 ? value : -value;
-    placed++;
+    if (indices.includes(index)) continue;
+    indices.push(index);
+    values.push(prng.nextBelow(2) === 0 ? value : -value);
   }
-  return vector;
+  return { indices, values };
 }
 
 /** FNV-1a over UTF-16 code units, as a uint32. */

@@ -23,6 +23,7 @@ export function judgeDecision(world: IndexerWorld, effect: IndexerEffect): void 
         if (entry.sequence > effect.sequence) return true;
         metrics.lostEvents++;
         if (world.nowMs - entry.droppedAtMs <= world.config.reconcilePeriodMs + lostEventSlackMs) metrics.lostEventsFoundInPeriod++;
+        else world.metricEvent('lost_event_found_late', effect.uri, `v${entry.sequence} dropped at ${entry.droppedAtMs} ms, found at ${world.nowMs} ms`);
         return false;
       });
       world.lost.set(effect.uri, remaining);
@@ -49,10 +50,16 @@ function judgeSemantic(world: IndexerWorld, effect: Extract<IndexerEffect, { typ
   metrics.decisions++;
   if (changed) {
     metrics.decisionsChanged++;
-    if (!effect.refresh) metrics.missed++;
+    if (!effect.refresh) {
+      metrics.missed++;
+      world.metricEvent('missed_semantic_change', effect.uri, `v${effect.sequence} differs in meaning from the published v${publishedSequence}, judged unchanged`);
+    }
   } else {
     metrics.decisionsUnchanged++;
-    if (effect.refresh) metrics.falseUpdates++;
+    if (effect.refresh) {
+      metrics.falseUpdates++;
+      world.metricEvent('false_update', effect.uri, `v${effect.sequence} means what the published v${publishedSequence} means, refreshed anyway`);
+    }
   }
   if (world.labels.get(effect.uri + '#' + effect.sequence) === 'subtle' && changed) {
     metrics.subtleDecisions++;
@@ -77,6 +84,9 @@ export function probeFreshness(world: IndexerWorld, uri: string, sequence: numbe
 
 /** Lost events never found by the end of the run count as not found. */
 export function finishMetrics(world: IndexerWorld): void {
-  for (const lost of world.lost.values()) world.metrics.lostEvents += lost.length;
+  for (const [uri, lost] of world.lost) {
+    world.metrics.lostEvents += lost.length;
+    for (const entry of lost) world.metricEvent('lost_event_found_late', uri, `v${entry.sequence} dropped at ${entry.droppedAtMs} ms, never found`);
+  }
   world.lost.clear();
 }

@@ -63,7 +63,7 @@ function drawChanges(chooser: Chooser, faults: Record<IndexerFault, boolean>): W
   for (let index = 0; index < resourceCount; index++) {
     const uri = uriOf(index);
     changes.push({ atMs: 100 * index, uri, kind: 'upsert', label: 'create', fault: null });
-    const edits = 2 + chooser.draw('workload', 'edits', 6);
+    const edits = 1 + chooser.draw('workload', 'edits', 7);
     for (let edit = 0; edit < edits; edit++) {
       const atMs = 1_000 + chooser.draw('workload', 'edit.at', 85) * 1_000;
       const label = labels[chooser.draw('workload', 'edit.label', labels.length)]!;

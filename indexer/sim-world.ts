@@ -37,6 +37,8 @@ export interface IndexerRunResult {
   seed: number;
   plan: IndexerPlan;
   violations: Violation[];
+  /** The first metric events (not invariants): false updates, misses, lost events found late. */
+  metricEvents: Violation[];
   counts: Record<string, { checked: number; violated: number }>;
   metrics: IndexerMetrics;
   timeline: string[] | null;
@@ -59,6 +61,7 @@ export class IndexerWorld implements TruthView {
   readonly metrics = emptyMetrics();
   readonly checkers: Checker[] = checkerFactories.map((factory) => factory());
   readonly violations: Violation[] = [];
+  readonly metricEvents: Violation[] = [];
   readonly timeline: string[] | null;
   readonly plan: IndexerPlan;
   readonly truthByUri = new Map<string, TruthResource>();
@@ -343,6 +346,13 @@ export class IndexerWorld implements TruthView {
     }
   }
 
+  /** A metric's bad event (a false update, a miss, a lost event found late): kept, and a shrink target. */
+  metricEvent(kind: string, uri: string, detail: string): void {
+    if (this.metricEvents.length < 20) this.metricEvents.push({ invariant: kind, timeMs: this.nowMs, uri, detail });
+    this.line(`metric event ${kind} on ${uri}: ${detail} <==`);
+    if (this.options.stopAt === kind) this.stopped = true;
+  }
+
   report(found: Violation | null): void {
     if (found === null) return;
     this.violations.push(found);
@@ -354,7 +364,7 @@ export class IndexerWorld implements TruthView {
     const counts: Record<string, { checked: number; violated: number }> = {};
     for (const checker of this.checkers) counts[checker.invariant] = { checked: checker.checked, violated: checker.violated };
     return {
-      seed: 0, plan: this.plan, violations: this.violations, counts, metrics: this.metrics, timeline: this.timeline,
+      seed: 0, plan: this.plan, violations: this.violations, metricEvents: this.metricEvents, counts, metrics: this.metrics, timeline: this.timeline,
       decisions: this.chooser.log === null ? null : this.chooser.log.slice(), events: this.events, steps: this.steps, traceHash: this.hash,
     };
   }
