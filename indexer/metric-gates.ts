@@ -35,33 +35,28 @@ export function gateMetrics(m: IndexerMetrics): MetricResult[] {
 /** The fewest errors any single threshold per model could make on the decisions the oracle judged. */
 export function bestThresholdErrors(m: IndexerMetrics): number {
   let total = 0;
-  for (const model in m.similarity) {
-    const { changed, unchanged } = m.similarity[model]!;
-    let bestErrors = Infinity;
-    for (let cut = 0; cut <= histogramBins; cut++) {
-      let errors = 0;
-      for (let bin = 0; bin < histogramBins; bin++) errors += bin < cut ? unchanged[bin]! : changed[bin]!;
-      if (errors < bestErrors) bestErrors = errors;
-    }
-    total += bestErrors;
-  }
+  for (const model in m.similarity) total += oracleValley(m.similarity[model]!).errors;
   return total;
 }
 
-/** The bin edge of the valley of a bimodal histogram: the lowest bin between its two highest peaks. */
-export function valleyThreshold(histogram: readonly number[]): number {
-  let high = 0;
-  for (let bin = 1; bin < histogram.length; bin++) if (histogram[bin]! >= histogram[high]!) high = bin;
-  let low = -1;
-  for (let bin = 0; bin < histogram.length; bin++) {
-    if (Math.abs(bin - high) < 3) continue;
-    if (low === -1 || histogram[bin]! > histogram[low]!) low = bin;
+/**
+ * The valley the oracle computes: knowing which decisions were real changes, the bin edge that
+ * misjudges the fewest (the middle of the best range when several edges tie).
+ */
+export function oracleValley(histogram: { changed: readonly number[]; unchanged: readonly number[] }): { threshold: number; errors: number } {
+  let bestErrors = Infinity;
+  let first = 0;
+  let last = 0;
+  for (let cut = 0; cut <= histogramBins; cut++) {
+    let errors = 0;
+    for (let bin = 0; bin < histogramBins; bin++) errors += bin < cut ? histogram.unchanged[bin]! : histogram.changed[bin]!;
+    if (errors < bestErrors) {
+      bestErrors = errors;
+      first = cut;
+      last = cut;
+    } else if (errors === bestErrors && last === cut - 1) last = cut;
   }
-  if (low === -1) return (high + 0.5) / histogram.length;
-  const [from, to] = low < high ? [low, high] : [high, low];
-  let valley = from + 1;
-  for (let bin = from + 1; bin < to; bin++) if (histogram[bin]! < histogram[valley]!) valley = bin;
-  return (valley + 0.5) / histogram.length;
+  return { threshold: (first + last) / 2 / histogramBins, errors: bestErrors };
 }
 
 export function purgeP99Ms(m: IndexerMetrics): number {

@@ -11,7 +11,13 @@ import { stringHash } from './embedding.js';
 import { acceptDeletion, onChange } from './metadata-loop.js';
 import { startNextTask } from './semantic-loop.js';
 import { enqueueWrite } from './store-writes.js';
+import { contentDigest } from './kernel-imports.js';
+import { lowestChunkSimilarity } from './semantic-rule.js';
+import { splitChunks } from './text.js';
 import type { IndexerInput, SourceObservation, StoreSummary, UriMeta } from './types.js';
+
+/** How much stricter than the decision threshold the full pass re-judges drifted resources. */
+export const recheckMargin = 0.08;
 
 export function onReconcileTimer(d: Draft): void {
   d.armTimer('reconcile', 'pass', d.nowMs + d.config.reconcilePeriodMs);
@@ -27,6 +33,7 @@ function sampled(d: Draft, uri: string, passId: number): boolean {
 export function onHashPass(d: Draft, input: Extract<IndexerInput, { type: 'HashPassObserved' }>): void {
   for (const source of input.sources) if (sampled(d, source.uri, input.passId)) reconcileSource(d, source);
   if (!d.config.naive.storeFirstNoVerify && !d.config.naive.noOutbox) verifyStore(d, input.store, input.passId);
+  if (!d.config.naive.sampledReconciliation) recheckSemantics(d);
   d.countPass();
   d.markPassCompleted();
 }
@@ -68,6 +75,35 @@ function verifyStore(d: Draft, store: StoreSummary[], passId: number): void {
       writable.repair = true;
       writable.status = 'stale';
       startNextTask(d, uri);
+    }
+  }
+}
+
+/**
+ * Re-checking with the same threshold can never catch a change the threshold skipped, so a full pass
+ * re-judges every resource whose content moved past its published version by metadata-only decisions
+ * with a stricter bar (threshold + margin), from cached vectors only (no embedding call): what it finds is
+ * refreshed, so a missed change is stale for at most one period.
+ */
+function recheckSemantics(d: Draft): void {
+  for (const uri in d.d.meta) {
+    const row = d.d.meta[uri]!;
+    if (row.deleted || row.text === null || row.repair || row.status !== 'synced') continue;
+    const hashes = splitChunks(row.text).map((chunk) => contentDigest(chunk));
+    for (const model in row.indexed) {
+      const published = row.indexed[model]!;
+      if (published.manifest.join() === hashes.join()) continue;
+      const oldVectors = published.manifest.map((hash) => d.embedding(published.model, hash));
+      const newVectors = hashes.map((hash) => d.embedding(model, hash));
+      if (oldVectors.some((vector) => vector === undefined) || newVectors.some((vector) => vector === undefined)) continue;
+      const similarity = lowestChunkSimilarity(published.manifest, oldVectors as number[][], hashes, newVectors as number[][]);
+      if (similarity >= (d.config.thresholdByModel[model] ?? 0.85) + recheckMargin) continue;
+      d.emit({ type: 'DriftFound', uri, sequence: row.sequence, kind: 'semantic' });
+      const writable = d.metaForWrite(uri)!;
+      writable.repair = true;
+      writable.status = 'stale';
+      startNextTask(d, uri);
+      break;
     }
   }
 }

@@ -86,7 +86,8 @@ function drawChanges(chooser: Chooser, faults: Record<IndexerFault, boolean>): W
     const atMs = 5_000 + chooser.draw('workload', `${kind}.at`, 60) * 1_000;
     const fault = kind === 'delete' ? 'delete-recreate' : 'revocation';
     changes.push({ atMs, uri, kind, label: 'create', fault });
-    changes.push({ atMs: atMs + 1_000 + chooser.draw('workload', `${kind}.recreate`, 10) * 1_000, uri, kind: 'upsert', label: 'create', fault: null });
+    if (chooser.draw('workload', `${kind}.recreate`, 2) === 0) continue;
+    changes.push({ atMs: atMs + 1_000 + chooser.draw('workload', `${kind}.recreate-at`, 10) * 1_000, uri, kind: 'upsert', label: 'create', fault: null });
   }
   return changes.sort((a, b) => a.atMs - b.atMs);
 }

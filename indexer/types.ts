@@ -97,7 +97,7 @@ export type IndexerEffect =
   | { type: 'VectorWriteRequested'; write: VectorWrite }
   | { type: 'IndexPublished'; uri: string; model: string; sequence: number }
   | { type: 'HashPassRequested'; passId: number; full: boolean; uris: string[] | null }
-  | { type: 'DriftFound'; uri: string; sequence: number; kind: 'source' | 'store' }
+  | { type: 'DriftFound'; uri: string; sequence: number; kind: 'source' | 'store' | 'semantic' }
   | { type: 'TimerArmed'; kind: TimerKind; key: string; atMs: number }
   | { type: 'ReadsSwitched'; model: string; previous: string }
   | { type: 'MigrationStarted'; model: string }
