@@ -10,13 +10,13 @@ import { checkerFactories } from './checkers/registry.js';
 import type { Checker, TruthResource, TruthView, Violation } from './checkers/checker.js';
 import { readIndex } from './read-path.js';
 import { initialState, recover, step } from './reducer.js';
-import { contentTypes, drawPlan, faultPhaseMs, healPhaseMs, nextModel, resourceCount, uriOf, type IndexerFault, type IndexerPlan } from './sim-plan.js';
+import { contentTypes, drawPlan, faultPhaseMs, healPhaseMs, nextModel, resourceCount, uriOf, type IndexerFault, type IndexerPlan, type StoreProfile } from './sim-plan.js';
 import { emptyMetrics, type IndexerMetrics } from './sim-metrics.js';
 import { SimStore } from './sim-store.js';
 import { renderDocument, type DocumentModel } from './text.js';
 import { carryOut } from './sim-effects.js';
 import { finishMetrics, judgeDecision, probeFreshness } from './sim-judge.js';
-import type { ChangeEntry, IndexerConfig, IndexerInput, IndexerState } from './types.js';
+import type { ChangeEntry, ChunkRow, IndexerConfig, IndexerInput, IndexerState, VectorWrite } from './types.js';
 
 export type WorldEventBody =
   | { kind: 'change'; index: number }
@@ -31,6 +31,18 @@ export interface WorldOptions {
   record: boolean;
   /** Stop at the first violation of this invariant (shrinking). */
   stopAt: string | null;
+  /** Use this store profile whatever the plan drew (the PGlite conformance test). */
+  storeProfile?: StoreProfile;
+  /** Keep every store application, in order, with the rows of its URI afterwards. */
+  recordStore?: boolean;
+}
+
+/** A write the store applied (its first `rowsMax` rows), or a data loss (`write` null) of `uri`. */
+export interface StoreApplication {
+  uri: string;
+  write: VectorWrite | null;
+  rowsMax: number;
+  rowsAfter: ChunkRow[];
 }
 
 export interface IndexerRunResult {
@@ -69,7 +81,8 @@ export class IndexerWorld implements TruthView {
   readonly labels = new Map<string, string>();
   readonly deletions = new Map<string, number>();
   readonly upserts = new Map<string, number>();
-  readonly writes: import('./types.js').VectorWrite[] = [];
+  readonly writes: VectorWrite[] = [];
+  readonly storeLog: StoreApplication[] = [];
   epoch = 0;
   storeEpoch = 0;
   down = false;
@@ -90,7 +103,7 @@ export class IndexerWorld implements TruthView {
 
   constructor(readonly chooser: Chooser, readonly config: IndexerConfig, readonly options: WorldOptions) {
     this.plan = drawPlan(chooser);
-    this.store = new SimStore(this.plan.storeProfile);
+    this.store = new SimStore(options.storeProfile ?? this.plan.storeProfile);
     this.state = initialState(config);
     this.timeline = options.trace ? [] : null;
     for (let index = 0; index < resourceCount; index++) this.uris.push(uriOf(index));
@@ -318,6 +331,7 @@ export class IndexerWorld implements TruthView {
     if (event.storeEpoch !== this.storeEpoch) return;
     const write = this.writes[event.writeIndex]!;
     this.store.apply(write, this.nowMs, event.rowsMax);
+    if (this.options.recordStore === true) this.storeLog.push({ uri: write.uri, write, rowsMax: event.rowsMax, rowsAfter: this.store.rowsOf(write.uri) });
     if (event.rowsMax === write.rows.length && !write.purge) this.appliedModels.add(write.uri + '|' + write.model);
     if (write.purge) judgePurge(this, write);
     if (!event.ack) return;
@@ -329,6 +343,7 @@ export class IndexerWorld implements TruthView {
     this.fired('store-data-loss');
     this.line(`store lost every row of ${uri}`);
     this.store.lose(uri);
+    if (this.options.recordStore === true) this.storeLog.push({ uri, write: null, rowsMax: 0, rowsAfter: [] });
   }
 
   private readAll(): void {

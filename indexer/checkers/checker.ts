@@ -4,9 +4,8 @@
  * bookkeeping), counting checked and violated. Adding an invariant is one file and one registry line.
  */
 import type { ReadResult } from '../read-path.js';
-import type { SimStore } from '../sim-store.js';
 import type { DocumentModel } from '../text.js';
-import type { IndexerEffect, IndexerInput, IndexerState } from '../types.js';
+import type { ChunkRow, IndexerEffect, IndexerInput, IndexerState } from '../types.js';
 
 export interface Violation {
   invariant: string;
@@ -35,7 +34,7 @@ export interface TruthView {
   applied(uri: string, model: string): boolean;
   /** Highest upsert sequence delivered to the indexer (0: none). */
   deliveredUpsert(uri: string): number;
-  readonly store: SimStore;
+  readonly store: { rowsOf(uri: string): ChunkRow[] };
   readonly state: IndexerState;
 }
 
