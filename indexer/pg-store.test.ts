@@ -15,6 +15,8 @@ import { openPgliteStore, type PgStore } from './pg-store.js';
 import { readIndex } from './read-path.js';
 import { IndexerWorld } from './sim-world.js';
 import type { ChunkRow } from './types.js';
+import { IndexerRuntime } from './runtime.js';
+import { contentDigest } from './kernel-imports.js';
 
 const key = (row: ChunkRow): string => `${row.model}/${row.slot}/${row.position}@${row.sequence}:${row.chunkHash}`;
 const keys = (rows: readonly ChunkRow[]): string[] => rows.map(key).sort();
@@ -66,6 +68,27 @@ describe('PGlite store conformance', () => {
     const summaries = await pg.store.summaries();
     expect(summaries.length).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('indexer runtime over PGlite', () => {
+  test('indexes change entries into SQL, serves them through the read path, answers a nearest-chunk query, purges a delete', async () => {
+    const runtime = new IndexerRuntime({ store: pg.store, config: { debounceMsDefault: 20, debounceMsByType: {}, storeRetryMs: 200 } });
+    const body = (words: string): string => `${words} the of and.\n\nlomix pamix vix is here.\n`;
+    const entry = (uri: string, sequence: number, text: string) => ({ uri, sequence, operation: 'upsert' as const, digest: contentDigest(text), contentType: 'document', text, subject: 'alice' });
+    runtime.enqueue(entry('mcp://rt/a', 1, body('kalox nekx dorx')));
+    runtime.enqueue(entry('mcp://rt/b', 2, body('zufax golx hesx')));
+    await runtime.idle();
+    const read = await runtime.read('mcp://rt/a');
+    expect(read.served && read.rows.map((row) => row.sequence)).toEqual([1, 1]);
+    const nearest = await runtime.query('zufax golx hesx the of and.', 1);
+    expect(nearest[0]!.uri).toBe('mcp://rt/b');
+    runtime.enqueue({ ...entry('mcp://rt/b', 3, ''), operation: 'delete', text: null });
+    await runtime.idle();
+    expect((await runtime.read('mcp://rt/b')).served).toBe(false);
+    expect(await pg.store.rowsOf('mcp://rt/b')).toEqual([]);
+    expect((await runtime.query('zufax golx hesx the of and.', 5)).every((hit) => hit.uri !== 'mcp://rt/b')).toBe(true);
+    runtime.close();
+  }, 60_000);
 });
 
 /** Each interleaving gets its own URIs in the shared database. */

@@ -42,7 +42,6 @@ function reconcileSource(d: Draft, source: SourceObservation): void {
   const row = d.d.meta[source.uri];
   const newest = row === undefined ? -1 : Math.max(row.sequence, row.tombstoneSequence);
   if (source.sequence > newest) {
-    if (source.deleted && (row === undefined || row.deleted)) return;
     d.emit({ type: 'DriftFound', uri: source.uri, sequence: source.sequence, kind: 'source' });
     const entry = { uri: source.uri, sequence: source.sequence, subject: row?.subject ?? '' };
     if (source.deleted) return acceptDeletion(d, entry, row);
