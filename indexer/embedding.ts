@@ -10,7 +10,6 @@
  * Memoized per model (a pure function, so the cache cannot change a result).
  */
 import { createPrng, deriveSeed } from './kernel-imports.js';
-import { rootOf } from './edits.js';
 import { fillerWords, tokenize } from './text.js';
 
 export const dimensions = 1024;
@@ -86,10 +85,10 @@ function embedText(text: string, shape: ModelShape, wordVector: (token: string) 
 
 function computeWordVector(seed: number, token: string, parentOf: (token: string) => SparseVector): SparseVector {
   const fresh = sparseVector(seed, token);
-  const dash = token.lastIndexOf('-');
-  if (dash === -1 || rootOf(token) === token) return fresh;
-  const steps = Number(token.slice(dash + 1));
-  const parent = parentOf(steps <= 1 ? rootOf(token) : rootOf(token) + '-' + (steps - 1));
+  const drift = /^([a-z0-9]+)-([1-9][0-9]{0,3})$/.exec(token);
+  if (drift === null) return fresh;
+  const steps = Number(drift[2]);
+  const parent = parentOf(steps === 1 ? drift[1]! : drift[1]! + '-' + (steps - 1));
   const merged = new Map<number, number>();
   parent.indices.forEach((index, entry) => merged.set(index, driftKeep * parent.values[entry]!));
   fresh.indices.forEach((index, entry) => merged.set(index, (merged.get(index) ?? 0) + driftTurn * fresh.values[entry]!));

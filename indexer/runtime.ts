@@ -28,7 +28,7 @@ export interface IndexerRuntimeOptions {
   /** The source's listing for reconciliation (sequence, SHA-256, text of every resource). */
   listSource?: () => Promise<SourceObservation[]>;
   config?: Partial<IndexerConfig>;
-  /** Called for every effect after it was carried out (observability). */
+  /** Called for every effect as it is carried out (observability). */
   onEffect?: (effect: IndexerEffect) => void;
 }
 
@@ -123,16 +123,24 @@ export class IndexerRuntime {
   }
 
   private async drain(): Promise<void> {
+    try {
+      await this.drainQueue();
+    } finally {
+      this.stepping = false;
+    }
+    this.wakeIdle();
+  }
+
+  private async drainQueue(): Promise<void> {
     while (this.queue.length > 0) {
       const input = this.queue.shift()!;
       const before = this.state.durable;
-      const result = step(this.state, { ...input, nowMs: this.nowMs() } as IndexerInput);
+      // A timer may fire a millisecond before its deadline by this clock: it carries its deadline as the floor.
+      const result = step(this.state, { ...input, nowMs: Math.max(input.nowMs, this.nowMs()) } as IndexerInput);
       this.state = result.state;
       await this.persist(before);
       for (const effect of result.effects) this.carryOut(effect);
     }
-    this.stepping = false;
-    this.wakeIdle();
   }
 
   private async persist(before: IndexerState['durable']): Promise<void> {
@@ -144,6 +152,7 @@ export class IndexerRuntime {
   }
 
   private carryOut(effect: IndexerEffect): void {
+    this.options.onEffect?.(effect);
     switch (effect.type) {
       case 'TimerArmed': return this.arm(effect.kind, effect.key, effect.atMs);
       case 'EmbedRequested': return this.track(this.embedBatch(effect));
@@ -154,7 +163,6 @@ export class IndexerRuntime {
         ));
       case 'HashPassRequested': return this.track(this.hashPass(effect.passId));
       default:
-        this.options.onEffect?.(effect);
     }
   }
 
@@ -163,6 +171,7 @@ export class IndexerRuntime {
       const vectors = await this.embed(effect.model, effect.texts);
       this.submit({ type: 'EmbedResponded', nowMs: 0, requestId: effect.requestId, vectors, model: effect.model });
     } catch (error) {
+      if (process.env.FENCESIM_DEBUG) console.error(error);
       const typed = error instanceof EmbeddingError ? error : new EmbeddingError('timeout');
       this.submit({ type: 'EmbedFailed', nowMs: 0, requestId: effect.requestId, reason: typed.reason, retryAfterMs: typed.retryAfterMs });
     }
@@ -181,7 +190,7 @@ export class IndexerRuntime {
     if (old !== undefined) clearTimeout(old);
     const timer = setTimeout(() => {
       this.timers.delete(id);
-      this.submit({ type: 'TimerFired', nowMs: 0, kind: kind as never, key });
+      this.submit({ type: 'TimerFired', nowMs: atMs, kind: kind as never, key });
     }, Math.max(0, atMs - this.nowMs()));
     if (kind === 'reconcile') timer.unref();
     this.timers.set(id, timer);
