@@ -8,8 +8,7 @@
  */
 import type { Draft } from './draft.js';
 import { modelsInUse } from './models.js';
-import { cancelTask } from './semantic-loop.js';
-import { enqueueWrite } from './store-writes.js';
+import { cancelTask, commitEffect, enqueueWrite } from './bookkeeping.js';
 import type { ChangeEntry, UriMeta } from './types.js';
 
 export function onChange(d: Draft, entry: ChangeEntry): void {
@@ -65,9 +64,6 @@ function withdrawOlder(d: Draft, uri: string, sequence: number): void {
   enqueueWrite(d, { writeId: d.allocateWriteId(), uri, model: '*', slot: 0, sequence, rows: [], deleteFromPosition: 0, purge: true });
 }
 
-export function commitEffect(d: Draft, uri: string, row: UriMeta): void {
-  d.emit({ type: 'MetadataCommitted', uri, sequence: row.sequence, hash: row.hash, status: row.status, deleted: row.deleted });
-}
 
 export function debounceMs(d: Draft, contentType: string): number {
   return d.config.debounceMsByType[contentType] ?? d.config.debounceMsDefault;

@@ -10,7 +10,7 @@ import type { Draft } from './draft.js';
 import { stringHash } from './embedding.js';
 import { acceptDeletion, onChange } from './metadata-loop.js';
 import { startNextTask } from './semantic-loop.js';
-import { enqueueWrite } from './store-writes.js';
+import { enqueueWrite } from './bookkeeping.js';
 import { contentDigest } from './kernel-imports.js';
 import { lowestChunkSimilarity } from './semantic-rule.js';
 import { splitChunks } from './text.js';

@@ -9,10 +9,9 @@
  * behind a circuit breaker; none of this ever holds up the metadata loop.
  */
 import { contentDigest } from './kernel-imports.js';
-import { commitEffect } from './metadata-loop.js';
+import { commitEffect, enqueueWrite, publishedSlot, purgeBeforeEmbedding, settleStatus } from './bookkeeping.js';
 import { covered, maybeSwitch, modelsInUse } from './models.js';
 import { decideRefresh } from './semantic-rule.js';
-import { enqueueWrite, publishedSlot, purgeBeforeEmbedding } from './store-writes.js';
 import { splitChunks } from './text.js';
 import type { Draft } from './draft.js';
 import type { EmbedFailure, IndexerInput, UriMeta } from './types.js';
@@ -81,9 +80,6 @@ function retryDelayMs(d: Draft, reason: EmbedFailure, retryAfterMs: number, atte
   return reason === 'rate-limited' && retryAfterMs > backoff ? retryAfterMs : backoff;
 }
 
-export function cancelTask(d: Draft, uri: string): void {
-  if (d.v.tasks[uri] !== undefined) d.putTask(uri, undefined);
-}
 
 /** Every vector is at hand: decide, on the version the task started from only. */
 function decide(d: Draft, uri: string, model: string, baseSequence: number): void {
@@ -129,10 +125,3 @@ function settle(d: Draft, uri: string): void {
   settleStatus(d, uri, d.metaForWrite(uri)!);
 }
 
-export function settleStatus(d: Draft, uri: string, row: UriMeta): void {
-  const synced = modelsInUse(d).every((model) => covered(row, model));
-  const status = synced ? 'synced' : 'pending';
-  if (row.status === status && !d.config.naive.embedBlocksMetadata) return;
-  row.status = status;
-  commitEffect(d, uri, row);
-}

@@ -5,10 +5,10 @@
  * acks) and the hash pass (the source's listing and the store's summary).
  */
 import { fakeModel } from './embedding.js';
-import type { IndexerWorld } from './sim-world.js';
+import type { SimPort } from './sim-port.js';
 import type { IndexerEffect, IndexerInput, VectorWrite } from './types.js';
 
-export function carryOut(world: IndexerWorld, _input: IndexerInput, effects: readonly IndexerEffect[]): void {
+export function carryOut(world: SimPort, _input: IndexerInput, effects: readonly IndexerEffect[]): void {
   for (const effect of effects) {
     switch (effect.type) {
       case 'TimerArmed':
@@ -29,7 +29,7 @@ export function carryOut(world: IndexerWorld, _input: IndexerInput, effects: rea
   }
 }
 
-function embed(world: IndexerWorld, effect: Extract<IndexerEffect, { type: 'EmbedRequested' }>): void {
+function embed(world: SimPort, effect: Extract<IndexerEffect, { type: 'EmbedRequested' }>): void {
   const { chooser, plan } = world;
   const reply = (delayMs: number, input: IndexerInput): void => world.at(world.nowMs + delayMs, { kind: 'input', epoch: world.epoch, input });
   const fail = (delayMs: number, reason: 'timeout' | 'rate-limited' | 'outage', retryAfterMs: number): void =>
@@ -60,7 +60,7 @@ function embed(world: IndexerWorld, effect: Extract<IndexerEffect, { type: 'Embe
   reply(latencyMs, { type: 'EmbedResponded', nowMs: 0, requestId: effect.requestId, vectors, model: effect.model });
 }
 
-function writeStore(world: IndexerWorld, write: VectorWrite): void {
+function writeStore(world: SimPort, write: VectorWrite): void {
   const { chooser } = world;
   const transactional = world.store.profile === 'transactional';
   const writeIndex = world.writes.push(write) - 1;
@@ -82,7 +82,7 @@ function writeStore(world: IndexerWorld, write: VectorWrite): void {
   world.at(world.nowMs + delayMs, { kind: 'store-apply', writeIndex, rowsMax, ack, epoch: world.epoch, storeEpoch: world.storeEpoch });
 }
 
-function hashPass(world: IndexerWorld, passId: number): void {
+function hashPass(world: SimPort, passId: number): void {
   const sources = [];
   for (const uri of world.uris) {
     const truth = world.truth(uri);
@@ -93,6 +93,6 @@ function hashPass(world: IndexerWorld, passId: number): void {
   world.at(world.nowMs + 50, { kind: 'input', epoch: world.epoch, input: { type: 'HashPassObserved', nowMs: 0, passId, sources, store: world.store.summaries() } });
 }
 
-function renderText(world: IndexerWorld, uri: string, sequence: number): string | null {
+function renderText(world: SimPort, uri: string, sequence: number): string | null {
   return world.textOf(uri, sequence);
 }

@@ -6,13 +6,13 @@
 import { semanticDistance } from './edits.js';
 import { readIndex } from './read-path.js';
 import { recordSimilarity } from './sim-metrics.js';
-import type { IndexerWorld } from './sim-world.js';
+import type { SimPort } from './sim-port.js';
 import type { IndexerEffect } from './types.js';
 
 /** Slack for "within one period": the hash pass's own latency and a restart's downtime. */
 export const lostEventSlackMs = 3_000;
 
-export function judgeDecision(world: IndexerWorld, effect: IndexerEffect): void {
+export function judgeDecision(world: SimPort, effect: IndexerEffect): void {
   const metrics = world.metrics;
   switch (effect.type) {
     case 'MetadataCommitted': {
@@ -37,7 +37,7 @@ export function judgeDecision(world: IndexerWorld, effect: IndexerEffect): void 
   }
 }
 
-function judgeSemantic(world: IndexerWorld, effect: Extract<IndexerEffect, { type: 'SemanticDecided' }>): void {
+function judgeSemantic(world: SimPort, effect: Extract<IndexerEffect, { type: 'SemanticDecided' }>): void {
   const metrics = world.metrics;
   if (effect.model === world.state.durable.models.active) metrics.debouncedChanges++;
   const publishedSequence = world.published.get(effect.uri + '|' + effect.model);
@@ -68,12 +68,18 @@ function judgeSemantic(world: IndexerWorld, effect: Extract<IndexerEffect, { typ
   recordSimilarity(metrics, effect.model, effect.similarity, changed);
 }
 
-/** window + 10 s after a version arrived (and while it is still the source's): is it judged and readable? */
-export function probeFreshness(world: IndexerWorld, uri: string, sequence: number, startMs: number): void {
+/**
+ * window + 10 s after a version arrived (and while it is still the source's): is it judged and readable?
+ * Outside outages: the embedding outage window, a store data loss until the next pass.
+ */
+export function probeFreshness(world: SimPort, uri: string, sequence: number, startMs: number): void {
   const truth = world.truth(uri);
   if (truth === undefined || truth.deleted || truth.sequence !== sequence) return;
   const plan = world.plan;
   if (plan.faults['embed-outage'] && startMs < plan.outageEndMs && world.nowMs > plan.outageStartMs) return;
+  // A store data loss is a store outage until the next reconciliation pass finds and rewrites it.
+  const lossAtMs = world.dataLossAtMs.get(uri);
+  if (lossAtMs !== undefined && lossAtMs <= world.nowMs && lossAtMs >= startMs - world.config.reconcilePeriodMs) return;
   world.metrics.freshnessProbes++;
   const row = world.state.durable.meta[uri];
   const published = row?.indexed[world.state.durable.models.active];
@@ -83,7 +89,7 @@ export function probeFreshness(world: IndexerWorld, uri: string, sequence: numbe
 }
 
 /** Lost events never found by the end of the run count as not found. */
-export function finishMetrics(world: IndexerWorld): void {
+export function finishMetrics(world: SimPort): void {
   for (const [uri, lost] of world.lost) {
     world.metrics.lostEvents += lost.length;
     for (const entry of lost) world.metricEvent('lost_event_found_late', uri, `v${entry.sequence} dropped at ${entry.droppedAtMs} ms, never found`);

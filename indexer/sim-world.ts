@@ -7,7 +7,7 @@
  */
 import { Chooser, contentDigest, EventQueue, type Decision, type Scheduled } from './kernel-imports.js';
 import { checkerFactories } from './checkers/registry.js';
-import type { Checker, TruthResource, TruthView, Violation } from './checkers/checker.js';
+import type { Checker, TruthResource, Violation } from './checkers/checker.js';
 import { readIndex } from './read-path.js';
 import { initialState, recover, step } from './reducer.js';
 import { contentTypes, drawPlan, faultPhaseMs, healPhaseMs, nextModel, resourceCount, uriOf, type IndexerFault, type IndexerPlan, type StoreProfile } from './sim-plan.js';
@@ -15,15 +15,10 @@ import { emptyMetrics, type IndexerMetrics } from './sim-metrics.js';
 import { SimStore } from './sim-store.js';
 import { renderDocument, type DocumentModel } from './text.js';
 import { carryOut } from './sim-effects.js';
+import type { SimPort, WorldEventBody } from './sim-port.js';
 import { finishMetrics, judgeDecision, probeFreshness } from './sim-judge.js';
 import type { ChangeEntry, ChunkRow, IndexerConfig, IndexerInput, IndexerState, VectorWrite } from './types.js';
 
-export type WorldEventBody =
-  | { kind: 'change'; index: number }
-  | { kind: 'input'; input: IndexerInput; epoch: number }
-  | { kind: 'store-apply'; writeIndex: number; rowsMax: number; ack: boolean; epoch: number; storeEpoch: number }
-  | { kind: 'crash' } | { kind: 'restart' } | { kind: 'read' } | { kind: 'probe'; uri: string; sequence: number; startMs: number }
-  | { kind: 'store-restart' } | { kind: 'data-loss' } | { kind: 'upgrade'; model: string } | { kind: 'rollback' } | { kind: 'heal' };
 export type WorldEvent = Scheduled & WorldEventBody;
 
 export interface WorldOptions {
@@ -64,7 +59,7 @@ export const readPeriodMs = 2_000;
 export const runEndMs = faultPhaseMs + healPhaseMs;
 const eventsMax = 200_000;
 
-export class IndexerWorld implements TruthView {
+export class IndexerWorld implements SimPort {
   nowMs = 0;
   readonly uris: string[] = [];
   state: IndexerState;
@@ -98,6 +93,7 @@ export class IndexerWorld implements TruthView {
   readonly deletionDeliveredAtMs = new Map<string, number>();
   readonly published = new Map<string, number>();
   readonly appliedModels = new Set<string>();
+  readonly dataLossAtMs = new Map<string, number>();
   /** URIs served since their last delivered deletion, with the first version served. */
   readonly servedSince = new Map<string, number>();
 
@@ -201,7 +197,7 @@ export class IndexerWorld implements TruthView {
       case 'crash': return this.crash();
       case 'restart': return this.restart();
       case 'read': return this.readAll();
-      case 'probe': return probeFreshness(this, event.uri, event.sequence, event.startMs);
+      case 'probe': return probeFreshness(this, event.uri, event.version, event.startMs);
       case 'store-restart': this.storeEpoch++; this.fired('store-restart'); this.line('store restarted: writes in flight lost'); return;
       case 'data-loss': return this.dataLoss();
       case 'upgrade':
@@ -291,7 +287,7 @@ export class IndexerWorld implements TruthView {
     this.line(`indexer <- ${operation} ${uri} v${sequence}`);
     if (operation === 'upsert' && this.truthByUri.get(uri)?.sequence === sequence) {
       const window = this.config.debounceMsByType[input.entry.contentType] ?? this.config.debounceMsDefault;
-      this.at(this.nowMs + window + 10_000, { kind: 'probe', uri, sequence, startMs: this.nowMs });
+      this.at(this.nowMs + window + 10_000, { kind: 'probe', uri, version: sequence, startMs: this.nowMs });
     }
   }
 
@@ -343,6 +339,7 @@ export class IndexerWorld implements TruthView {
     this.fired('store-data-loss');
     this.line(`store lost every row of ${uri}`);
     this.store.lose(uri);
+    this.dataLossAtMs.set(uri, this.nowMs);
     if (this.options.recordStore === true) this.storeLog.push({ uri, write: null, rowsMax: 0, rowsAfter: [] });
   }
 

@@ -7,19 +7,8 @@
  */
 import type { Draft } from './draft.js';
 import { maybeSwitch } from './models.js';
-import { settleStatus, startNextTask } from './semantic-loop.js';
-import type { IndexedVersion, VectorWrite } from './types.js';
-
-export function enqueueWrite(d: Draft, write: VectorWrite): void {
-  const naive = d.config.naive;
-  if (!naive.noOutbox && !naive.storeFirstNoVerify) {
-    d.putWrite(write);
-    d.armTimer('store-retry', String(write.writeId), d.nowMs + d.config.storeRetryMs);
-  } else if (!write.purge) {
-    d.putWrite(write);
-  }
-  d.emit({ type: 'VectorWriteRequested', write });
-}
+import { settleStatus } from './bookkeeping.js';
+import { startNextTask } from './semantic-loop.js';
 
 export function onStoreRetry(d: Draft, writeId: string): void {
   const write = d.d.outbox[writeId];
@@ -48,11 +37,3 @@ export function onStoreAcked(d: Draft, writeId: number): void {
   startNextTask(d, write.uri);
 }
 
-export function publishedSlot(indexed: IndexedVersion): number {
-  return indexed.slot;
-}
-
-/** Naive delete-then-insert: the rows go before the new ones are even embedded. */
-export function purgeBeforeEmbedding(d: Draft, uri: string, sequence: number): void {
-  enqueueWrite(d, { writeId: d.allocateWriteId(), uri, model: '*', slot: 0, sequence, rows: [], deleteFromPosition: 0, purge: true });
-}
