@@ -171,7 +171,6 @@ export class IndexerRuntime {
       const vectors = await this.embed(effect.model, effect.texts);
       this.submit({ type: 'EmbedResponded', nowMs: 0, requestId: effect.requestId, vectors, model: effect.model });
     } catch (error) {
-      if (process.env.FENCESIM_DEBUG) console.error(error);
       const typed = error instanceof EmbeddingError ? error : new EmbeddingError('timeout');
       this.submit({ type: 'EmbedFailed', nowMs: 0, requestId: effect.requestId, reason: typed.reason, retryAfterMs: typed.retryAfterMs });
     }
