@@ -7,6 +7,7 @@
 import { closest, UsageError, wantsHelp } from './args.js';
 import { benchCommand } from './commands/bench.js';
 import { gateCommand } from './commands/gate.js';
+import { indexGateCommand } from './commands/index-gate.js';
 import { listCommand } from './commands/list.js';
 import { mergeCommand } from './commands/merge.js';
 import { probeCommand } from './commands/probe.js';
@@ -34,6 +35,7 @@ const commands: Record<Exclude<CommandName, 'help'>, Command> = {
   report: reportCommand,
   merge: mergeCommand,
   probe: probeCommand,
+  'index-gate': indexGateCommand,
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

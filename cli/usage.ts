@@ -1,9 +1,19 @@
 /** The usage text: one overview and one block per command. */
+import { indexerNames } from '../indexer/indexers.js';
 
-export const commandNames = ['gate', 'replay', 'shrink', 'list', 'bench', 'report', 'merge', 'probe', 'help'] as const;
+export const commandNames = ['gate', 'replay', 'shrink', 'list', 'bench', 'report', 'merge', 'probe', 'index-gate', 'help'] as const;
 export type CommandName = (typeof commandNames)[number];
 
 const commandUsage: Record<CommandName, string> = {
+  'index-gate': `fencesim index-gate [--interleavings N] [--seed S] [--indexer NAME] [--out DIR] [--max-failures K] [--no-shrink]
+fencesim index-gate --replay S [--indexer NAME]
+  Gate the downstream indexer (issue 13): N seeded interleavings of the indexer simulation (outbox, embedding
+  and vector-store faults, crashes, model migrations, labelled edits), every invariant 0, every metric inside
+  its gate, every fault fired. Writes DIR/index-report.json (default ./fencesim-index-report).
+    --interleavings N   default 2000
+    --indexer NAME      reference (default) or a naive indexer: ${indexerNames.join(', ')}
+    --replay S          re-run one interleaving by its own seed (as printed for a failure) with its timeline
+  Exit 0 when the gate passes, 1 when it fails (or the replay violates an invariant), 2 on bad usage.`,
   gate: `fencesim gate [--interleavings N] [--seed S] [--scenario NAME] [--client NAME] [--out DIR] [--max-failures K]
               [--workers K] [--no-shrink] [--self-check-ratio P] [--shard I/N] [--strategies-json FILE]
   Run N seeded interleavings of a scenario against a client and apply the release gate.
