@@ -22,7 +22,7 @@ function similarities(modelName: string, label: EditLabel, seed: number): { simi
     const after = applyEdit(before, label, pick);
     const a = splitChunks(renderDocument(before));
     const b = splitChunks(renderDocument(after));
-    const similarity = lowestChunkSimilarity(a.map(contentDigest), a.map(model.embed), b.map(contentDigest), b.map(model.embed));
+    const similarity = lowestChunkSimilarity(a.map((chunk) => contentDigest(chunk)), a.map(model.embed), b.map((chunk) => contentDigest(chunk)), b.map(model.embed));
     out.push({ similarity, changed: semanticallyChanged(before, after) });
   }
   return out;
