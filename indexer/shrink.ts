@@ -23,14 +23,17 @@ export function violates(invariant: string): Failing {
 
 export function shrinkIndexerRun(config: IndexerConfig, start: readonly Decision[], failing: Failing, stopAt: string | null, attemptsMax = 400): IndexerShrinkResult {
   let attempts = 0;
+  let best: Decision[] | null = null;
+  // A candidate counts only when the run it gives back is simpler (shortlex) than the best so far: lenient
+  // replay lines decisions up by label and answers new activity with 0, so a run can record more than it got.
   const attempt = (decisions: readonly Decision[]): IndexerRunResult | null => {
     attempts++;
     const result = runIndexerInterleaving(0, config, { replay: decisions, strict: false, record: true, stopAt });
-    return failing(result) ? result : null;
+    return failing(result) && (best === null || simpler(trimmed(result.decisions!), best)) ? result : null;
   };
   let bestResult = attempt(start);
   if (bestResult === null) throw new Error('the starting decisions do not reproduce the failure');
-  let best = trimmed(bestResult.decisions!);
+  best = trimmed(bestResult.decisions!);
   let improved = true;
   while (improved && attempts < attemptsMax) {
     improved = false;
@@ -60,6 +63,15 @@ export function shrinkIndexerRun(config: IndexerConfig, start: readonly Decision
     }
   }
   return { decisions: best, attempts, result: bestResult };
+}
+
+/** Shortlex: fewer decisions, or as many with the first differing value lower. */
+function simpler(candidate: readonly Decision[], best: readonly Decision[]): boolean {
+  if (candidate.length !== best.length) return candidate.length < best.length;
+  for (let index = 0; index < candidate.length; index++) {
+    if (candidate[index]!.value !== best[index]!.value) return candidate[index]!.value < best[index]!.value;
+  }
+  return false;
 }
 
 function trimmed(decisions: readonly Decision[]): Decision[] {

@@ -152,7 +152,7 @@ ${body.join('\n')}
 
 async function servedWithTheAppsOwnClient(): Promise<void> {
   const cache = new FencedResourceCache({
-    connect: async () => new StdioClientTransport({ command: 'node', args: ['server.js'] }),
+    connect: async () => new ProcessGroupTransport({ command: 'node', args: ['server.js'] }),
     createClient: () => new Client({ name: 'app', version: '1.0.0' }, { capabilities: {} }),
   });
   await cache.start();
