@@ -9,7 +9,7 @@
  *   vector of one model compared with a vector of the other means nothing.
  * Memoized per model (a pure function, so the cache cannot change a result).
  */
-import { createPrng, deriveSeed } from './kernel-imports.js';
+import { createPrng, deriveSeed, stringHash } from './kernel-imports.js';
 import { fillerWords, tokenize } from './text.js';
 
 export const dimensions = 1024;
@@ -113,15 +113,6 @@ function sparseVector(seed: number, token: string): SparseVector {
   return { indices, values };
 }
 
-/** FNV-1a over UTF-16 code units, as a uint32. */
-export function stringHash(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
 
 export function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;

@@ -7,7 +7,7 @@
  * within one period, not after the ~5 h a 10 % random sample needs on average (naive: sampled).
  */
 import type { Draft } from './draft.js';
-import { stringHash } from './embedding.js';
+import { stringHash } from './kernel-imports.js';
 import { acceptDeletion, onChange } from './metadata-loop.js';
 import { startNextTask } from './semantic-loop.js';
 import { enqueueWrite } from './bookkeeping.js';

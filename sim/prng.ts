@@ -121,8 +121,18 @@ export function createPrng(seed: number): Prng {
 const GOLDEN_RATIO_32 = 0x9e3779b9;
 const PATH_ELEMENT_OFFSET = 0x6a09e667;
 
+/** FNV-1a (32 bit) over a string's UTF-16 code units, as a uint32: a stable, process-independent string hash. */
+export function stringHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
 /** murmur3's 32-bit finalizer: a bijection on uint32 in which every input bit affects every output bit. */
-function mix32(value: number): number {
+export function mix32(value: number): number {
   let mixed = value | 0;
   mixed ^= mixed >>> 16;
   mixed = Math.imul(mixed, 0x85ebca6b);

@@ -12,7 +12,6 @@ import { InterleavingCrash } from '../../sim/kernel/interleaving.js';
 import { deriveSeed } from '../../sim/prng.js';
 import { runSdkInterleaving } from './sdk-sim-world.js';
 
-export { sdkScenarioNames, sdkScenarioProblem, sdkUnsupportedFaults } from './sdk-support.js';
 
 /** Runs interleavings [start, end) of the spec over the SDK transport, one after the other. */
 export async function runSdkRange(

@@ -21,7 +21,6 @@ import { findClient } from '../../scenarios/clients.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { selfCheck, selfCheckIndices } from '../../sim/determinism.js';
 import { coverageOf, replayCommand, verdictOf, type GateAccumulator, type RunSpec } from '../../sim/gate.js';
-import { sdkScenarioProblem } from '../../adapters/mcp-sdk/sdk-support.js';
 import { formatSeed } from '../../sim/prng.js';
 import { shardRange } from '../../sim/shard.js';
 import { runInterleaving } from '../../sim/world.js';
@@ -168,11 +167,7 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     client: client.name,
     maxFailures: options['max-failures'] ?? gateDefaults.maxFailures,
   };
-  if (options.transport === 'sdk') {
-    const problem = sdkScenarioProblem(scenario);
-    if (problem !== null) throw new UsageError(problem, 'gate');
-    spec.transport = 'sdk';
-  }
+  if (options.transport === 'sdk') spec.transport = 'sdk';
   const workers = options.workers ?? defaultWorkers();
   const shard = options.shard === undefined ? null : { ...options.shard, ...shardRange(spec.interleavings, options.shard.index, options.shard.count) };
   if (shard !== null && shard.count > spec.interleavings) {

@@ -8,7 +8,6 @@
 import { allInvariants, invariantExplanations, type InvariantName } from '../../sim/oracle.js';
 import { formatSeed } from '../../sim/prng.js';
 import type { InterleavingResult } from '../../sim/world.js';
-import { sdkScenarioProblem } from '../../adapters/mcp-sdk/sdk-support.js';
 import { parseOptions, UsageError } from '../args.js';
 import { columns, grouped } from '../format.js';
 import type { Io } from '../io.js';
@@ -55,10 +54,8 @@ function headerLines(result: InterleavingResult, input: RunInput, invariant: Inv
   return ['fencesim replay', ...columns(rows)];
 }
 
-/** The interleaving over the SDK transport (scenarios it cannot run are bad input: exit 2). */
+/** The interleaving over the SDK transport (it runs every scenario: the actors see only the world port). */
 async function runOverSdk(input: RunInput): Promise<InterleavingResult> {
-  const problem = sdkScenarioProblem(input.scenario);
-  if (problem !== null) throw new UsageError(problem, 'replay');
   const { runSdkInterleaving } = await import('../../adapters/mcp-sdk/sdk-sim-world.js');
   return runSdkInterleaving(input.seed, input.scenario, input.client, { trace: true, record: true });
 }

@@ -5,6 +5,7 @@
 import type { ResponseMessage } from './events.js';
 import type { Oracle, StepTruth } from '../oracle.js';
 import type { Timeline } from '../timeline.js';
+import { mix32 } from '../prng.js';
 
 /** A fresh, reusable step-truth record. */
 export function newStepTruth(): StepTruth {
@@ -40,8 +41,5 @@ export function mix(hash: number, value: number): number {
 
 /** The jitter handed to the client on each step: a pure function of the jitter seed and the step (or draw) number. */
 export function jitterFor(seed: number, step: number): number {
-  let x = (seed ^ Math.imul(step + 1, 0x9e3779b1)) >>> 0;
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
+  return mix32(seed ^ Math.imul(step + 1, 0x9e3779b1));
 }

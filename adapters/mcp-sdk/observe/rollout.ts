@@ -3,6 +3,7 @@
  * URI, so the same URI stays on the same path across processes and restarts, and raising the share only
  * moves URIs from the existing path to the fenced one (never back).
  */
+import { mix32, stringHash } from '../../../sim/prng.js';
 
 /** A share as an integer ratio (5 % = {numerator: 5, denominator: 100}). */
 export interface RolloutShare {
@@ -34,17 +35,7 @@ export function checkShare(share: RolloutShare): RolloutShare {
  * processes and versions: changing it would move URIs between paths.
  */
 export function uriHash(uri: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < uri.length; index++) {
-    hash ^= uri.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  hash ^= hash >>> 16;
-  return hash >>> 0;
+  return mix32(stringHash(uri));
 }
 
 /** The fenced path takes the URIs whose hash, scaled onto [0, 1), is below the share. */
