@@ -17,7 +17,7 @@ import { defaultClientConfig, type ClientEffect, type ClientInput } from '../cor
 import { foldStep } from '../observe/fold.js';
 import { initialObserveState } from '../observe/state.js';
 import { cacheBeside, createSdkWorld } from '../adapters/mcp-sdk/observe/sim-support.js';
-import type { FencedResourceCache } from '../adapters/mcp-sdk/fenced-cache.js';
+import type { FencedResourceCache } from '../adapters/mcp-sdk/cache/fenced-cache.js';
 
 const uris = Array.from({ length: 8 }, (_, index) => `mem://bench/r${index}`);
 const getsPerSample = 50_000;

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive, processGroupMembers } from '../adapters/mcp-sdk/probe.js';
+import { isAlive, processGroupMembers } from '../adapters/mcp-sdk/probe/probe.js';
 import { splitCommandLine } from './commands/probe.js';
 import type { Io } from './io.js';
 import { main } from './main.js';

@@ -3,7 +3,7 @@
  * on worker threads (cli/worker.ts runs a chunk with the transport its run spec names), merged in chunk
  * order as the pure gate does, so the report does not depend on --workers.
  */
-import { runSdkRange } from '../adapters/mcp-sdk/sdk-gate.js';
+import { runSdkRange } from '../adapters/mcp-sdk/sim/sdk-gate.js';
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { GateAccumulator, type RunSpec } from '../sim/gate.js';

@@ -23,7 +23,7 @@ parentPort?.on('message', async (task: RangeTask) => {
     if (scenario === undefined || client === undefined) throw new Error(`unknown scenario or client in ${JSON.stringify(task.spec)}`);
     const accumulator =
       task.spec.transport === 'sdk'
-        ? await (await import('../adapters/mcp-sdk/sdk-gate.js')).runSdkRange(task.spec, scenario, client, task.start, task.end) // loads the SDK only when asked
+        ? await (await import('../adapters/mcp-sdk/sim/sdk-gate.js')).runSdkRange(task.spec, scenario, client, task.start, task.end) // loads the SDK only when asked
         : runRange(task.spec, scenario, client, task.start, task.end);
     parentPort!.postMessage({ ok: true, start: task.start, data: accumulatorData(accumulator) });
   } catch (error) {

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { FencedResourceCache } from '../adapters/mcp-sdk/fenced-cache.js';
+import { FencedResourceCache } from '../adapters/mcp-sdk/cache/fenced-cache.js';
 import { dimensions } from './embedding.js';
 import { openPgliteStore } from './pg-store.js';
 import { IndexerRuntime } from './runtime.js';

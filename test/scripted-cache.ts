@@ -3,10 +3,10 @@
  * (the test answers each request itself), over the deterministic virtual link.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { VirtualClock } from '../adapters/mcp-sdk/clock.js';
-import { FencedResourceCache, type FencedResourceCacheOptions } from '../adapters/mcp-sdk/fenced-cache.js';
-import { simulatedRequestTimeoutMs } from '../adapters/mcp-sdk/sdk-world.js';
-import { createVirtualLink, type VirtualTransport } from '../adapters/mcp-sdk/virtual-transport.js';
+import { VirtualClock } from '../adapters/mcp-sdk/transport/clock.js';
+import { FencedResourceCache, type FencedResourceCacheOptions } from '../adapters/mcp-sdk/cache/fenced-cache.js';
+import { simulatedRequestTimeoutMs } from '../adapters/mcp-sdk/sim/sdk-world.js';
+import { createVirtualLink, type VirtualTransport } from '../adapters/mcp-sdk/transport/virtual-transport.js';
 
 export interface ScriptedCache {
   clock: VirtualClock;

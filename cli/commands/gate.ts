@@ -122,7 +122,7 @@ async function runSelfCheck(setup: GateSetup): Promise<ReportDeterminism> {
   const range = rangeOf(setup);
   const indices = selfCheckIndices(setup.spec.interleavings, setup.selfCheckRatioPercent).filter((index) => index >= range.start && index < range.end);
   if (setup.spec.transport === 'sdk') {
-    return (await import('../../adapters/mcp-sdk/sdk-gate.js')).sdkSelfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
+    return (await import('../../adapters/mcp-sdk/sim/sdk-gate.js')).sdkSelfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
   }
   return selfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
 }

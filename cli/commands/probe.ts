@@ -8,8 +8,8 @@
  * a backslash outside quotes escapes the next character; no variables, globs or operators), or as the words
  * after `--` (`fencesim probe --seed 7 -- node server.js stdio`), which need no quoting at all.
  */
-import { formatProbeReport, runProbe, type ProbeOptions, type ProbeReport } from '../../adapters/mcp-sdk/probe.js';
-import type { IncomingFaults } from '../../adapters/mcp-sdk/fault-transport.js';
+import { formatProbeReport, runProbe, type ProbeOptions, type ProbeReport } from '../../adapters/mcp-sdk/probe/probe.js';
+import type { IncomingFaults } from '../../adapters/mcp-sdk/transport/fault-transport.js';
 import { parseTrigger, type ProbeTrigger } from '../../adapters/mcp-sdk/probe/trigger.js';
 import { formatSeed } from '../../sim/prng.js';
 import { formatHealth } from '../../observe/health.js';

@@ -56,7 +56,7 @@ function headerLines(result: InterleavingResult, input: RunInput, invariant: Inv
 
 /** The interleaving over the SDK transport (it runs every scenario: the actors see only the world port). */
 async function runOverSdk(input: RunInput): Promise<InterleavingResult> {
-  const { runSdkInterleaving } = await import('../../adapters/mcp-sdk/sdk-sim-world.js');
+  const { runSdkInterleaving } = await import('../../adapters/mcp-sdk/sim/sdk-sim-world.js');
   return runSdkInterleaving(input.seed, input.scenario, input.client, { trace: true, record: true });
 }
 

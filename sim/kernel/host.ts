@@ -5,7 +5,7 @@
  * - `WorldHost` is the world side: virtual time, the chooser, the plan, the server model and its
  *   sessions, the oracle and timeline (the truth), and two ways to make something happen later: a world
  *   event (`schedule`) and a server message for the client (`toClient`). The pure world (world.ts) and
- *   the SDK world (adapters/mcp-sdk/sdk-sim-world.ts) implement it; the actors never know which.
+ *   the SDK world (adapters/mcp-sdk/sim/sdk-sim-world.ts) implement it; the actors never know which.
  * - `ClientDriver` is the client side: a workload command, a connect, a session lost under the client,
  *   a crash. The pure world drives a reducer directly (reducer-driver.ts); the SDK world drives a
  *   `FencedResourceCache` over real JSON-RPC; a user's async module client can be one more driver.

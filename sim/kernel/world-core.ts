@@ -1,5 +1,5 @@
 /**
- * What the pure world (world.ts) and the SDK world (adapters/mcp-sdk/sdk-sim-world.ts) share: the world
+ * What the pure world (world.ts) and the SDK world (adapters/mcp-sdk/sim/sdk-sim-world.ts) share: the world
  * port's state (host.ts) set up from the plan in one order (so both draw the same decisions), the network
  * timing, sessions, every world event (workload, faults, reconnects: all transport-independent), and the
  * ground truth a step is judged with. A world adds a clock, a client driver and message delivery.

@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Histogram } from '@opentelemetry/sdk-metrics';
-import { systemClock } from '../clock.js';
-import { FencedResourceCache } from '../fenced-cache.js';
+import { systemClock } from '../transport/clock.js';
+import { FencedResourceCache } from '../cache/fenced-cache.js';
 import { seriesKey } from '../../../observe/state.js';
 import { testMeter, valueOf } from './otel-testing.js';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentDigest } from '../../../core/digest.js';
 import type { Ledger } from '../../../core/state.js';
-import { MemoryContentStore } from '../fenced-cache.js';
+import { MemoryContentStore } from '../cache/fenced-cache.js';
 import { testMeter, valueOf } from './otel-testing.js';
 import { rolloutPathOf } from './rollout.js';
 import { ShadowRollout } from './shadow.js';

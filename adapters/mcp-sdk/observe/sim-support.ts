@@ -6,12 +6,12 @@
 import type { Ledger } from '../../../core/state.js';
 import type { ClientUnderTest } from '../../../core/types.js';
 import { createPrng, deriveSeed } from '../../../sim/prng.js';
-import type { ContentStore } from '../cache-types.js';
-import { FencedResourceCache, type CacheObserveOptions } from '../fenced-cache.js';
-import { createSdkWorld, simulatedRequestTimeoutMs, type SdkWorld } from '../sdk-world.js';
-import { createVirtualLink } from '../virtual-transport.js';
+import type { ContentStore } from '../cache/cache-types.js';
+import { FencedResourceCache, type CacheObserveOptions } from '../cache/fenced-cache.js';
+import { createSdkWorld, simulatedRequestTimeoutMs, type SdkWorld } from '../sim/sdk-world.js';
+import { createVirtualLink } from '../transport/virtual-transport.js';
 
-export { createSdkWorld, type SdkWorld } from '../sdk-world.js';
+export { createSdkWorld, type SdkWorld } from '../sim/sdk-world.js';
 export { naiveCacheAfterRevoke, naiveNoResubscribe, naiveOverwrite } from '../../../scenarios/naive.js';
 export { plan, workload } from '../../../scenarios/shape.js';
 export type { Scenario } from '../../../scenarios/scenario.js';

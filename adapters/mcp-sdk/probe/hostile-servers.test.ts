@@ -7,8 +7,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FencedResourceCache } from '../fenced-cache.js';
-import { processGroupMembers, runProbe, type ProbeOptions, type ProbeReport } from '../probe.js';
+import { FencedResourceCache } from '../cache/fenced-cache.js';
+import { processGroupMembers, runProbe, type ProbeOptions, type ProbeReport } from './probe.js';
 import { ProcessGroupTransport } from './process-group-transport.js';
 
 const fixture = fileURLToPath(new URL('../../../test/fixtures/servers/hostile-server.mjs', import.meta.url));

@@ -5,9 +5,9 @@
  * the server's update toggle or the user's `--trigger` tool on a schedule), unsubscribe, quiet.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { systemClock } from '../clock.js';
-import type { FencedResourceCache } from '../fenced-cache.js';
-import type { ProbeRecorder } from '../probe-checks.js';
+import { systemClock } from '../transport/clock.js';
+import type { FencedResourceCache } from '../cache/fenced-cache.js';
+import type { ProbeRecorder } from './probe-checks.js';
 import type { ProbeOptions, ProbeReport } from './probe-types.js';
 import type { ProcessGroupTransport } from './process-group-transport.js';
 import { walkListing } from './listing-walk.js';

@@ -1,7 +1,7 @@
 /** The probe's options and its report (plain JSON, schema fencesim.probe.v2). */
 import type { ClientEffect } from '../../../core/types.js';
 import type { CacheHealth } from '../../../observe/health.js';
-import type { IncomingFaults } from '../fault-transport.js';
+import type { IncomingFaults } from '../transport/fault-transport.js';
 import type { ServerProcessReport } from './process-group-transport.js';
 import type { ProbeTrigger, TriggerRecord } from './trigger.js';
 

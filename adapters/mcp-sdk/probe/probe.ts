@@ -10,20 +10,20 @@
  * by process group that nothing is left). Observations are checked online (probe-checks.ts), so memory stays
  * bounded under a notification flood. The report is plain JSON.
  */
-import { defaultClientConfig, type ClientEffect } from '../../core/types.js';
-import { createPrng, deriveSeed } from '../../sim/prng.js';
-import { systemClock, type Clock } from './clock.js';
-import { FaultInjectingTransport, noIncomingFaults, validateIncomingFaults, type IncomingFaults } from './fault-transport.js';
-import { FencedResourceCache } from './fenced-cache.js';
+import { defaultClientConfig, type ClientEffect } from '../../../core/types.js';
+import { createPrng, deriveSeed } from '../../../sim/prng.js';
+import { systemClock, type Clock } from '../transport/clock.js';
+import { FaultInjectingTransport, noIncomingFaults, validateIncomingFaults, type IncomingFaults } from '../transport/fault-transport.js';
+import { FencedResourceCache } from '../cache/fenced-cache.js';
 import { ProbeRecorder } from './probe-checks.js';
-import { probeBody, ProbeVerdict } from './probe/probe-body.js';
-import { ProcessGroupTransport } from './probe/process-group-transport.js';
-import { processGroupMembers } from './probe/process-group.js';
-import type { FenceDecision, ProbeOptions, ProbeReport } from './probe/probe-types.js';
+import { probeBody, ProbeVerdict } from './probe-body.js';
+import { ProcessGroupTransport } from './process-group-transport.js';
+import { processGroupMembers } from './process-group.js';
+import type { FenceDecision, ProbeOptions, ProbeReport } from './probe-types.js';
 
 export { formatProbeReport } from './probe-format.js';
-export { isAlive, processGroupMembers } from './probe/process-group.js';
-export type { FenceDecision, ProbeOptions, ProbeOutcome, ProbePage, ProbeReport, ProbeSubscription } from './probe/probe-types.js';
+export { isAlive, processGroupMembers } from './process-group.js';
+export type { FenceDecision, ProbeOptions, ProbeOutcome, ProbePage, ProbeReport, ProbeSubscription } from './probe-types.js';
 
 const DECISIONS_MAX = 200;
 const CATALOGS_MAX = 50;

@@ -8,8 +8,8 @@
  * short (a server that says "updated" every few seconds is exactly the loop this avoids); the first read
  * after it goes out, and content within the limit clears the memory.
  */
-import type { ResponseOutcome } from '../../core/types.js';
-import { invalidResultCode } from './sdk-outcomes.js';
+import type { ResponseOutcome } from '../../../core/types.js';
+import { invalidResultCode } from '../sim/sdk-outcomes.js';
 
 export interface ContentLimitRefusal {
   uri: string;

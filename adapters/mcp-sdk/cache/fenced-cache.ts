@@ -51,8 +51,8 @@ import { randomInt } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerCapabilities as SdkServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { referenceClient } from '../../core/reducer.js';
-import type { Ledger } from '../../core/state.js';
+import { referenceClient } from '../../../core/reducer.js';
+import type { Ledger } from '../../../core/state.js';
 import {
   defaultClientConfig,
   timerName,
@@ -63,7 +63,7 @@ import {
   type Rejection,
   type ResponseOutcome,
   type TimerId,
-} from '../../core/types.js';
+} from '../../../core/types.js';
 import {
   MemoryContentStore,
   defaultReconnectPolicy,
@@ -79,18 +79,18 @@ import {
   type RequestEffect,
   type StepListener,
 } from './cache-types.js';
-import { SET_TIMEOUT_MS_MAX, systemClock, type Clock, type TimerHandle } from './clock.js';
-import { classifyTransportError, describeError, interpretRequestFailure } from './sdk-outcomes.js';
-import { CacheObserver } from './observe/metrics.js';
-import type { CacheHealth } from '../../observe/health.js';
+import { SET_TIMEOUT_MS_MAX, systemClock, type Clock, type TimerHandle } from '../transport/clock.js';
+import { classifyTransportError, describeError, interpretRequestFailure } from '../sim/sdk-outcomes.js';
+import { CacheObserver } from '../observe/metrics.js';
+import type { CacheHealth } from '../../../observe/health.js';
 import { ContentLimitMemory, describeRefusal, type ContentLimitRefusal } from './content-limit.js';
 
 export * from './cache-types.js';
-export { invalidResultCode, stripMcpPrefix } from './sdk-outcomes.js';
-export type { CacheHealth, HealthReason } from '../../observe/health.js';
-export type { CacheObserveOptions } from './observe/metrics.js';
+export { invalidResultCode, stripMcpPrefix } from '../sim/sdk-outcomes.js';
+export type { CacheHealth, HealthReason } from '../../../observe/health.js';
+export type { CacheObserveOptions } from '../observe/metrics.js';
 export type { ContentLimitRefusal } from './content-limit.js';
-export { ProcessGroupTransport, type ServerProcessOptions, type ServerProcessReport } from './probe/process-group-transport.js';
+export { ProcessGroupTransport, type ServerProcessOptions, type ServerProcessReport } from '../probe/process-group-transport.js';
 
 const RECORDS_MAX = 200;
 

@@ -1,6 +1,6 @@
 /** The probe's online checks on synthetic observations: each invariant catches its violation; memory is per URI. */
 import { describe, expect, it } from 'vitest';
-import type { ClientEffect } from '../../core/types.js';
+import type { ClientEffect } from '../../../core/types.js';
 import { ProbeRecorder } from './probe-checks.js';
 
 const A = 'mem://a';

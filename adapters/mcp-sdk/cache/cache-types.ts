@@ -4,11 +4,11 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Ledger } from '../../core/state.js';
-import type { ContentEncoding, ClientConfig, ClientEffect, ClientInput, ClientInputType, ClientUnderTest, Rejection } from '../../core/types.js';
-import type { Clock } from './clock.js';
-import type { TransportErrorKind } from './sdk-outcomes.js';
-import type { CacheObserveOptions } from './observe/metrics.js';
+import type { Ledger } from '../../../core/state.js';
+import type { ContentEncoding, ClientConfig, ClientEffect, ClientInput, ClientInputType, ClientUnderTest, Rejection } from '../../../core/types.js';
+import type { Clock } from '../transport/clock.js';
+import type { TransportErrorKind } from '../sim/sdk-outcomes.js';
+import type { CacheObserveOptions } from '../observe/metrics.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An input without the `nowMs` and `jitter` the cache fills in. */

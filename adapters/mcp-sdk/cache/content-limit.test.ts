@@ -4,7 +4,7 @@
  * `config.contentCharsMax` accepts it.
  */
 import { describe, expect, it } from 'vitest';
-import { scriptedCache } from '../../test/scripted-cache.js';
+import { scriptedCache } from '../../../test/scripted-cache.js';
 
 const BIG = 'mem://limit/big';
 const SMALL = 'mem://limit/small';

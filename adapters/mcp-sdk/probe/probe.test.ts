@@ -9,8 +9,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from './clock.js';
-import { FencedResourceCache, ProcessGroupTransport } from './fenced-cache.js';
+import { systemClock } from '../transport/clock.js';
+import { FencedResourceCache, ProcessGroupTransport } from '../cache/fenced-cache.js';
 import { formatProbeReport, isAlive, processGroupMembers, runProbe } from './probe.js';
 
 const require = createRequire(import.meta.url);

@@ -11,7 +11,7 @@
  * - Any other local error while connected: an error outcome with -32603, no rejection.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Rejection, RequestMethod, ResponseOutcome } from '../../core/types.js';
+import type { Rejection, RequestMethod, ResponseOutcome } from '../../../core/types.js';
 
 /** JSON-RPC internal error: what a result that failed the SDK's schema validation is reported as. */
 export const invalidResultCode = -32603;

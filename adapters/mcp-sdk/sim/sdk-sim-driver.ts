@@ -10,14 +10,14 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Ledger } from '../../core/state.js';
-import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest } from '../../core/types.js';
-import type { ClientDriver, CommandInput, WorldHost } from '../../sim/kernel/host.js';
-import { causeWorkload } from '../../sim/oracle.js';
-import type { ServerSession } from '../../sim/actors/server.js';
-import { jitterFor, mix } from '../../sim/kernel/step-truth.js';
-import type { VirtualClock } from './clock.js';
-import { FencedResourceCache } from './fenced-cache.js';
+import type { Ledger } from '../../../core/state.js';
+import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest } from '../../../core/types.js';
+import type { ClientDriver, CommandInput, WorldHost } from '../../../sim/kernel/host.js';
+import { causeWorkload } from '../../../sim/oracle.js';
+import type { ServerSession } from '../../../sim/actors/server.js';
+import { jitterFor, mix } from '../../../sim/kernel/step-truth.js';
+import type { VirtualClock } from '../transport/clock.js';
+import { FencedResourceCache } from '../cache/fenced-cache.js';
 import { StepJudge } from './sdk-sim-judge.js';
 import { unusedJsonSchemaValidator } from './sdk-sim-link.js';
 

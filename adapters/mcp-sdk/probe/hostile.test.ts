@@ -5,10 +5,10 @@
  * for results the SDK refused, or a recorded transport error), stay up, and keep its ledger intact.
  */
 import { describe, expect, it } from 'vitest';
-import type { Ledger } from '../../core/state.js';
-import type { ClientEffect, RejectionKind } from '../../core/types.js';
-import { scriptedCache } from '../../test/scripted-cache.js';
-import type { EffectMeta } from './fenced-cache.js';
+import type { Ledger } from '../../../core/state.js';
+import type { ClientEffect, RejectionKind } from '../../../core/types.js';
+import { scriptedCache } from '../../../test/scripted-cache.js';
+import type { EffectMeta } from '../cache/fenced-cache.js';
 
 const A = 'mem://hostile/a';
 const FIVE_MB = 5 * 1024 * 1024;

@@ -21,9 +21,9 @@ import {
   UnsubscribeRequestSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { NotificationMessage } from '../../sim/kernel/events.js';
-import { snapshotIdCapability } from './fenced-cache.js';
-import { createVirtualLink, type LinkDirection, type LinkRoute, type LinkScheduler, type MessageKind, type VirtualLink, type VirtualTransport } from './virtual-transport.js';
+import type { NotificationMessage } from '../../../sim/kernel/events.js';
+import { snapshotIdCapability } from '../cache/fenced-cache.js';
+import { createVirtualLink, type LinkDirection, type LinkRoute, type LinkScheduler, type MessageKind, type VirtualLink, type VirtualTransport } from '../transport/virtual-transport.js';
 
 /** When a response reaches the client (virtual ms), or null: it is lost. */
 export type ResponsePlan = { deliverAtMs: number } | null;

@@ -6,8 +6,8 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { Ratio } from '../../sim/faults.js';
-import { createPrng, type Prng } from '../../sim/prng.js';
+import type { Ratio } from '../../../sim/faults.js';
+import { createPrng, type Prng } from '../../../sim/prng.js';
 import type { Clock, TimerHandle } from './clock.js';
 
 export interface IncomingFaults {

@@ -4,12 +4,12 @@
  * (sdk-sim-world.ts). Interleaving i uses seed deriveSeed(rootSeed, i), so ranges merge exactly as the pure
  * gate's do, and workers cannot change a result.
  */
-import type { ClientUnderTest } from '../../core/types.js';
-import type { Scenario } from '../../scenarios/scenario.js';
-import { firstDivergence, type DeterminismCheck, type DeterminismMismatch } from '../../sim/determinism.js';
-import { GateAccumulator, type ProgressSink, type RunSpec } from '../../sim/gate.js';
-import { InterleavingCrash } from '../../sim/kernel/interleaving.js';
-import { deriveSeed } from '../../sim/prng.js';
+import type { ClientUnderTest } from '../../../core/types.js';
+import type { Scenario } from '../../../scenarios/scenario.js';
+import { firstDivergence, type DeterminismCheck, type DeterminismMismatch } from '../../../sim/determinism.js';
+import { GateAccumulator, type ProgressSink, type RunSpec } from '../../../sim/gate.js';
+import { InterleavingCrash } from '../../../sim/kernel/interleaving.js';
+import { deriveSeed } from '../../../sim/prng.js';
 import { runSdkInterleaving } from './sdk-sim-world.js';
 
 

@@ -1,7 +1,7 @@
 /** A probe report as text a person reads in a terminal or a CI log. */
 import type { ProbeCheck } from './probe-checks.js';
-import type { ProbeReport } from './probe/probe-types.js';
-import { stderrSummaryLines } from './probe/stderr-tail.js';
+import type { ProbeReport } from './probe-types.js';
+import { stderrSummaryLines } from './stderr-tail.js';
 
 export function formatProbeReport(report: ProbeReport): string {
   const lines: string[] = [];

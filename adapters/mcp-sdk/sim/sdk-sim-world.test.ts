@@ -3,13 +3,13 @@
  * (the fenced cache around a client under test) and an SDK Server answering from the server model.
  */
 import { describe, expect, it } from 'vitest';
-import { referenceClient } from '../../core/reducer.js';
-import { clientCrash, closeRace, findScenario, readRace, reconnect, scenarios } from '../../scenarios/catalog.js';
-import { naiveNoCloseFence, naiveNoResubscribe, naiveOverwrite } from '../../scenarios/naive.js';
-import type { Scenario } from '../../scenarios/scenario.js';
-import type { ClientUnderTest } from '../../core/types.js';
-import { GateAccumulator, verdictOf } from '../../sim/gate.js';
-import { deriveSeed } from '../../sim/prng.js';
+import { referenceClient } from '../../../core/reducer.js';
+import { clientCrash, closeRace, findScenario, readRace, reconnect, scenarios } from '../../../scenarios/catalog.js';
+import { naiveNoCloseFence, naiveNoResubscribe, naiveOverwrite } from '../../../scenarios/naive.js';
+import type { Scenario } from '../../../scenarios/scenario.js';
+import type { ClientUnderTest } from '../../../core/types.js';
+import { GateAccumulator, verdictOf } from '../../../sim/gate.js';
+import { deriveSeed } from '../../../sim/prng.js';
 import { runSdkRange, sdkSelfCheck } from './sdk-gate.js';
 import { runSdkInterleaving } from './sdk-sim-world.js';
 

@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientEffect, ClientInput } from '../../core/types.js';
-import { VirtualClock, systemClock } from './clock.js';
+import type { ClientEffect, ClientInput } from '../../../core/types.js';
+import { VirtualClock, systemClock } from '../transport/clock.js';
 import { FencedResourceCache, MemoryContentStore, stripMcpPrefix } from './fenced-cache.js';
-import { createSdkWorld, type SdkWorld } from './sdk-world.js';
-import { ResourceStore, SimServer } from './sim-server.js';
-import { createVirtualLink, resolveLinkFaults } from './virtual-transport.js';
+import { createSdkWorld, type SdkWorld } from '../sim/sdk-world.js';
+import { ResourceStore, SimServer } from '../sim/sim-server.js';
+import { createVirtualLink, resolveLinkFaults } from '../transport/virtual-transport.js';
 
 const A = 'mem://docs/a';
 const B = 'mem://docs/b';

@@ -9,7 +9,7 @@
  *   the promise microtasks they started run to completion (one `setImmediate` turn: Node drains every
  *   microtask before the check phase) before the next instant. It never reads a clock.
  */
-import { EventQueue } from '../../sim/queue.js';
+import { EventQueue } from '../../../sim/queue.js';
 
 export type TimerHandle = number;
 

@@ -4,12 +4,12 @@
  * link whose fault seed is derived from the world seed and the link index, so a run is a function of
  * (seed, faults, the calls the test makes).
  */
-import type { ClientConfig, ClientEffect, ClientInput } from '../../core/types.js';
-import { createPrng, deriveSeed } from '../../sim/prng.js';
-import { VirtualClock } from './clock.js';
-import { FencedResourceCache, type EffectMeta } from './fenced-cache.js';
+import type { ClientConfig, ClientEffect, ClientInput } from '../../../core/types.js';
+import { createPrng, deriveSeed } from '../../../sim/prng.js';
+import { VirtualClock } from '../transport/clock.js';
+import { FencedResourceCache, type EffectMeta } from '../cache/fenced-cache.js';
 import { ResourceStore, SimServer, type SimServerOptions } from './sim-server.js';
-import { createVirtualLink, type LinkLogEntry, type VirtualLink, type VirtualLinkFaults } from './virtual-transport.js';
+import { createVirtualLink, type LinkLogEntry, type VirtualLink, type VirtualLinkFaults } from '../transport/virtual-transport.js';
 
 export interface SdkWorldOptions {
   seed: number;

@@ -18,8 +18,8 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Ratio } from '../../sim/faults.js';
-import { createPrng, type Prng } from '../../sim/prng.js';
+import type { Ratio } from '../../../sim/faults.js';
+import { createPrng, type Prng } from '../../../sim/prng.js';
 
 /** What the link needs from a scheduler (a `VirtualClock` is one). */
 export interface LinkScheduler {

@@ -16,11 +16,11 @@
  *   URI (a VersionAccepted effect), never anything else.
  * Expectations (liveness; "sometimes" marks that prove the run exercised something).
  */
-import type { ClientEffect } from '../../core/types.js';
-import type { GetResult } from './cache-types.js';
-import type { ProbeCheck, ProbeReport, ProbeSubscription } from './probe/probe-types.js';
+import type { ClientEffect } from '../../../core/types.js';
+import type { GetResult } from '../cache/cache-types.js';
+import type { ProbeCheck, ProbeReport, ProbeSubscription } from './probe-types.js';
 
-export type { ProbeCheck } from './probe/probe-types.js';
+export type { ProbeCheck } from './probe-types.js';
 
 const DETAILS_MAX = 5;
 const GAPS_MAX = 50;

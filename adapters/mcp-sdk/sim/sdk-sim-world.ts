@@ -22,22 +22,22 @@
  *   the wire: requests are tagged with the client's request id in `_meta` so the world can pair them.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { defaultClientConfig, type ClientUnderTest } from '../../core/types.js';
-import type { Scenario } from '../../scenarios/scenario.js';
-import { Chooser, type Decision } from '../../sim/chooser.js';
-import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../sim/kernel/events.js';
-import { causeWorkload } from '../../sim/oracle.js';
-import type { InterleavingPlan } from '../../sim/plan.js';
-import { serveRequest } from '../../sim/actors/serving.js';
-import { connect } from '../../sim/actors/sessions.js';
-import { startWorkload } from '../../sim/actors/workload.js';
-import type { InterleavingResult } from '../../sim/kernel/interleaving.js';
-import { mix } from '../../sim/kernel/step-truth.js';
-import { WorldCore } from '../../sim/kernel/world-core.js';
-import { VirtualClock } from './clock.js';
+import { defaultClientConfig, type ClientUnderTest } from '../../../core/types.js';
+import type { Scenario } from '../../../scenarios/scenario.js';
+import { Chooser, type Decision } from '../../../sim/chooser.js';
+import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../../sim/kernel/events.js';
+import { causeWorkload } from '../../../sim/oracle.js';
+import type { InterleavingPlan } from '../../../sim/plan.js';
+import { serveRequest } from '../../../sim/actors/serving.js';
+import { connect } from '../../../sim/actors/sessions.js';
+import { startWorkload } from '../../../sim/actors/workload.js';
+import type { InterleavingResult } from '../../../sim/kernel/interleaving.js';
+import { mix } from '../../../sim/kernel/step-truth.js';
+import { WorldCore } from '../../../sim/kernel/world-core.js';
+import { VirtualClock } from '../transport/clock.js';
 import { CacheDriver, requestIdMetaKey, subjectMetaKey, type CacheWorld } from './sdk-sim-driver.js';
 import { SimLink, type ServedAnswer, type SimLinkHost, type SimRequestMethod } from './sdk-sim-link.js';
-import type { LinkDirection, MessageKind } from './virtual-transport.js';
+import type { LinkDirection, MessageKind } from '../transport/virtual-transport.js';
 
 export { requestIdMetaKey, sdkRequestTimeoutMs, subjectMetaKey } from './sdk-sim-driver.js';
 

@@ -9,12 +9,12 @@
  * version a response or notification really was) is recorded off the wire: responses by the client's
  * request id (the server side fills it in), notifications in delivery order per session.
  */
-import type { ClientEffect, ClientInput } from '../../core/types.js';
-import { interpretEffects, timerKeyOf, type EffectPort, type RequestEffect, type TimerEffect } from '../../sim/kernel/effects.js';
-import type { NotificationMessage, ResponseMessage } from '../../sim/kernel/events.js';
-import { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload, type Oracle, type StepTruth } from '../../sim/oracle.js';
-import type { Timeline } from '../../sim/timeline.js';
-import { fillStepTruth, learnFromResponse, newStepTruth } from '../../sim/kernel/step-truth.js';
+import type { ClientEffect, ClientInput } from '../../../core/types.js';
+import { interpretEffects, timerKeyOf, type EffectPort, type RequestEffect, type TimerEffect } from '../../../sim/kernel/effects.js';
+import type { NotificationMessage, ResponseMessage } from '../../../sim/kernel/events.js';
+import { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload, type Oracle, type StepTruth } from '../../../sim/oracle.js';
+import type { Timeline } from '../../../sim/timeline.js';
+import { fillStepTruth, learnFromResponse, newStepTruth } from '../../../sim/kernel/step-truth.js';
 
 export interface RequestRecord {
   cause: number;
