@@ -35,11 +35,11 @@ export type SimRequestMethod = 'resources/read' | 'resources/subscribe' | 'resou
 
 export interface SimLinkHost {
   /** Answers one request that reached the server of `link` (at the current virtual time). */
-  serve(link: SimLink, method: SimRequestMethod, params: Record<string, unknown>): ServedAnswer;
+  serve(link: SimLink, method: SimRequestMethod, params: Record<string, unknown>, jsonRpcId: string | number): ServedAnswer;
   /** Delay of a message without a plan: client-to-server latency, or the default server-to-client path. */
-  route(link: SimLink, direction: LinkDirection): number;
+  route(link: SimLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): number;
   /** A message is handed to a receiving end (for notifications: with their ground truth). */
-  delivered(link: SimLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null): void;
+  delivered(link: SimLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, message: JSONRPCMessage): void;
 }
 
 /** A JSON Schema validator that is never used (no tools in the simulated world); saves building Ajv per connection. */
@@ -75,7 +75,7 @@ export class SimLink {
       linkId: options.generation,
       router: {
         route: (direction, message, kind) => this.route(direction, message, kind),
-        delivered: (direction, _message, kind, tag) => this.host.delivered(this, direction, kind, (tag as NotificationMessage | undefined) ?? null),
+        delivered: (direction, message, kind, tag) => this.host.delivered(this, direction, kind, (tag as NotificationMessage | undefined) ?? null, message),
       },
     });
     this.clientSide = clientSide;
@@ -122,7 +122,7 @@ export class SimLink {
   private install(): void {
     const server = this.server;
     const answer = (method: SimRequestMethod, params: unknown, requestId: string | number): unknown => {
-      const served = this.host.serve(this, method, (params ?? {}) as Record<string, unknown>);
+      const served = this.host.serve(this, method, (params ?? {}) as Record<string, unknown>, requestId);
       this.responsePlans.set(requestId, served.plan);
       const outcome = served.outcome;
       if (outcome.type === 'result') return outcome.result;
@@ -149,6 +149,6 @@ export class SimLink {
       this.pendingNotification = null;
       return { delayMs: Math.max(0, pending.deliverAtMs - nowMs), tag: pending.truth };
     }
-    return { delayMs: this.host.route(this, direction) };
+    return { delayMs: this.host.route(this, direction, message, kind) };
   }
 }

@@ -80,6 +80,12 @@ export interface VirtualClockOptions {
   startMs?: number;
   /** Bound on the events one `advanceTo`/`runUntilIdle`/`runUntil` call may run (default 1,000,000). */
   eventsPerCallMax?: number;
+  /**
+   * Module clients: `before` runs before each event, `settled` after it once the microtasks it started have
+   * settled (one drain per event, so what a client does is attributed to the event it reacts to).
+   * Unset: one drain per instant.
+   */
+  eventHooks?: { before(): void; settled(): void };
 }
 
 /**
@@ -94,12 +100,14 @@ export class VirtualClock implements Clock {
   /** Handles scheduled and neither fired nor cleared. */
   private readonly live = new Set<TimerHandle>();
   private readonly eventsPerCallMax: number;
+  private readonly eventHooks: { before(): void; settled(): void } | undefined;
   /** Events fired since construction. */
   eventsFired = 0;
 
   constructor(options: VirtualClockOptions = {}) {
     this.now = options.startMs ?? 0;
     this.eventsPerCallMax = options.eventsPerCallMax ?? 1_000_000;
+    this.eventHooks = options.eventHooks;
   }
 
   nowMs(): number {
@@ -213,7 +221,12 @@ export class VirtualClock implements Clock {
       this.live.delete(event.handle);
       this.eventsFired++;
       fired++;
+      const hooks = this.eventHooks;
+      hooks?.before();
       event.fire();
+      if (hooks === undefined) continue;
+      await drainMicrotasks();
+      hooks.settled();
     }
     await drainMicrotasks();
     return fired;

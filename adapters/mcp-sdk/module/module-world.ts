@@ -1,0 +1,235 @@
+/**
+ * One interleaving of a module client (a user's own async MCP client, contract.ts): the scenario's plan,
+ * server model, faults, workload and oracle of the simulator, with the server end an SDK `Server` per
+ * connection answering from the server model (sdk-sim-link.ts), and the client the user's code, driven
+ * through its handle (module-driver.ts) and judged as a black box (observer.ts). The client's timers, Date,
+ * performance.now and Math.random run on virtual time and the seeded PRNG (virtual-runtime.ts); the clock
+ * drains promise jobs after every event, so the order of everything is a function of the seed.
+ *
+ * Requests carry no ground truth: a read is answered as the subject the workload reads that resource as,
+ * unless the request names one in `_meta['fencesim/subject']`.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Scenario } from '../../../scenarios/scenario.js';
+import { Chooser, type Decision } from '../../../sim/chooser.js';
+import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../../sim/kernel/events.js';
+import { causeConnection, causeWorkload } from '../../../sim/oracle.js';
+import type { InterleavingPlan } from '../../../sim/plan.js';
+import { serveRequest } from '../../../sim/actors/serving.js';
+import { subjects } from '../../../sim/actors/server.js';
+import { connect } from '../../../sim/actors/sessions.js';
+import { startWorkload } from '../../../sim/actors/workload.js';
+import type { InterleavingResult } from '../../../sim/kernel/interleaving.js';
+import type { TruthEvent } from '../../../sim/kernel/truth.js';
+import { mix } from '../../../sim/kernel/step-truth.js';
+import { WorldCore } from '../../../sim/kernel/world-core.js';
+import { deriveSeed, stringHash } from '../../../sim/prng.js';
+import { VirtualClock } from '../transport/clock.js';
+import { subjectMetaKey } from '../sim/sdk-sim-driver.js';
+import { SimLink, type ServedAnswer, type SimLinkHost, type SimRequestMethod } from '../sim/sdk-sim-link.js';
+import type { LinkDirection, MessageKind } from '../transport/virtual-transport.js';
+import type { ModuleClient } from './contract.js';
+import { ModuleDriver, type ModuleDriverWorld } from './module-driver.js';
+import { BlackBoxObserver } from './observer.js';
+import { VirtualRuntime } from './virtual-runtime.js';
+
+export interface ModuleInterleavingOptions {
+  trace: boolean;
+  record: boolean;
+  replay?: { decisions: readonly Decision[]; strict: boolean };
+}
+
+export async function runModuleInterleaving(seed: number, scenario: Scenario, client: ModuleClient, options: ModuleInterleavingOptions): Promise<InterleavingResult> {
+  const chooser = options.replay ? Chooser.replaying(options.replay.decisions, options.replay.strict) : Chooser.seeded(seed, options.record);
+  const plan = scenario.plan(chooser);
+  const world = new ModuleWorld(seed, plan, chooser, client, options.trace);
+  await world.run();
+  return world.resultOf(world.client.steps, chooser.log);
+}
+
+export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverWorld {
+  readonly clock: VirtualClock;
+  readonly client: ModuleDriver;
+  readonly observer: BlackBoxObserver;
+  ended = false;
+  private readonly runtime: VirtualRuntime;
+  private readonly links: Array<SimLink | undefined> = [];
+  private readonly processOf: number[] = [];
+  private readonly resourceIndex = new Map<string, number>();
+  private captured: { timeMs: number; message: ResponseMessage } | null = null;
+  private failure: unknown = null;
+
+  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ModuleClient, trace: boolean) {
+    super(seed, plan, chooser, trace);
+    const uris = plan.workload.resources.map((resource) => resource.uri);
+    uris.forEach((uri, index) => this.resourceIndex.set(uri, index));
+    this.clock = new VirtualClock({ eventsPerCallMax: 50_000_000, eventHooks: { before: () => this.runtime.sync(this.nowMs), settled: () => this.settled() } });
+    this.observer = new BlackBoxObserver(this, uris);
+    this.client = new ModuleDriver(this, client);
+    this.runtime = new VirtualRuntime(deriveSeed(this.jitterSeed, 7), {
+      wake: (deadlineMs) => this.clock.setTimer(deadlineMs, () => this.observer.event(causeWorkload)),
+      timerFiring: (cause) => this.observer.event(cause),
+      currentToken: () => this.observer.cause,
+    });
+  }
+
+  get nowMs(): number {
+    return this.clock.nowMs();
+  }
+
+  async run(): Promise<void> {
+    this.runtime.install();
+    try {
+      await this.clock.runUntil(this.client.start());
+      connect(this);
+      startWorkload(this);
+      await this.clock.advanceTo(this.endMs);
+      this.throwFailure();
+      this.ended = true;
+      this.finish();
+    } finally {
+      this.ended = true;
+      await this.client.close().catch((error: unknown) => this.fail(error));
+      for (const link of this.links) link?.close('interleaving ended');
+      await this.clock.advanceBy(0);
+      this.runtime.uninstall();
+    }
+    this.throwFailure();
+  }
+
+  // -- the world port ------------------------------------------------------------------------------
+
+  schedule(timeMs: number, kind: Kind, cause: number, a: number, payload: unknown): void {
+    this.clock.setTimer(timeMs, () => {
+      if (this.ended) return;
+      this.events++;
+      this.traceHash = mix(mix(mix(this.traceHash, this.nowMs), kind), a);
+      this.observer.event(cause);
+      this.guard(() => this.dispatchWorld(kind, a, payload));
+    });
+  }
+
+  toClient(timeMs: number, _cause: number, generation: number, message: ResponseMessage | NotificationMessage): void {
+    if (message.kind === 'response') {
+      if (this.captured !== null) throw new Error(`module world: two responses to one request (#${message.requestId})`);
+      this.captured = { timeMs, message };
+      return;
+    }
+    const link = this.links[generation];
+    if (link === undefined) return;
+    if (message.survivesSessionEnd) this.clock.setTimer(timeMs, () => this.guard(() => this.ended || link.strand(message)));
+    else link.notify(message, timeMs);
+  }
+
+  /** An unclaimed revocation feed never reaches the client, so it cannot have learned from it. */
+  override observe(event: TruthEvent): void {
+    if (event.kind === 'learned' && !this.client.features.revocationFeed) return;
+    super.observe(event);
+  }
+
+  // -- the driver's world --------------------------------------------------------------------------
+
+  resourceOf(uri: string): number {
+    return this.resourceIndex.get(uri) ?? -1;
+  }
+
+  async openLink(process: number): Promise<Transport> {
+    const generation = this.openSession().generation;
+    const link = new SimLink({ scheduler: this.clock, generation, capabilities: this.capabilities, host: this });
+    this.links[generation] = link;
+    this.processOf[generation] = process;
+    this.timeline?.note(this.nowMs, `client opens connection ${generation}`);
+    await link.connectServer();
+    return link.clientSide;
+  }
+
+  closeLink(generation: number, reason: string): void {
+    this.links[generation]?.close(reason);
+  }
+
+  closeProcess(process: number, reason: string): void {
+    this.links.forEach((link, generation) => this.processOf[generation] === process && link?.close(reason));
+  }
+
+  currentSession(generation: number): boolean {
+    const session = this.session;
+    return session !== null && session.alive && session.generation === generation;
+  }
+
+  fail(error: unknown): void {
+    if (this.failure === null) this.failure = error;
+  }
+
+  // -- the host of the SDK Server ------------------------------------------------------------------
+
+  serve(link: SimLink, method: SimRequestMethod, params: Record<string, unknown>, jsonRpcId: string | number): ServedAnswer {
+    const meta = (params._meta ?? {}) as Record<string, unknown>;
+    const record = this.observer.request(link.generation, jsonRpcId);
+    const uri = typeof params.uri === 'string' ? params.uri : '';
+    const resource = this.server.lookup(uri);
+    const named = meta[subjectMetaKey];
+    const request: RequestMessage = {
+      requestId: -1,
+      method,
+      uri,
+      subject: typeof named === 'string' ? named : resource >= 0 ? subjects[this.subjectOf[resource]!] : undefined,
+      cursor: typeof params.cursor === 'string' ? params.cursor : undefined,
+      sentAtMs: record?.sentAtMs ?? this.nowMs,
+    };
+    this.captured = null;
+    serveRequest(this, link.generation, record?.cause ?? causeConnection, request);
+    const captured = this.captured as { timeMs: number; message: ResponseMessage } | null;
+    this.captured = null;
+    if (captured === null) return { outcome: { type: 'result', result: {} }, plan: null };
+    if (record !== undefined) record.response = captured.message;
+    const outcome = captured.message.outcome;
+    const plan = { deliverAtMs: captured.timeMs };
+    if (outcome.type === 'result') return { outcome: { type: 'result', result: outcome.result }, plan };
+    return { outcome: { type: 'error', code: outcome.code as number, message: String(outcome.message), data: outcome.data }, plan };
+  }
+
+  route(link: SimLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): number {
+    const session = this.server.sessions[link.generation]!;
+    if (direction === 'to-client') return this.serverToClientTime(session, 0) - this.nowMs;
+    if (kind === 'request') {
+      const request = message as { id: string | number; method: string; params?: Record<string, unknown> };
+      this.traceHash = mix(mix(this.traceHash, this.nowMs), stringHash(JSON.stringify(message)));
+      this.observer.sent(link.generation, request.id, request.method, request.params);
+    }
+    return this.clientToServerTime(session) - this.nowMs;
+  }
+
+  delivered(link: SimLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, message: JSONRPCMessage): void {
+    this.events++;
+    this.traceHash = mix(mix(this.traceHash, this.nowMs), (direction === 'to-client' ? 10 : 20) + kindCodes[kind]);
+    if (this.ended || direction !== 'to-client') return;
+    if (kind === 'response') this.observer.responseDelivered(link.generation, (message as { id: string | number }).id);
+    else if (truth !== null) this.observer.notificationDelivered(link.generation, truth);
+  }
+
+  // -- the loop ------------------------------------------------------------------------------------
+
+  /** After each event settled: look at what the client serves. */
+  private settled(): void {
+    if (this.ended) return;
+    this.observer.look(
+      (uri, resource) => this.client.peek(uri, subjects[this.subjectOf[resource]!]!),
+      (resource) => subjects[this.subjectOf[resource]!]!,
+    );
+  }
+
+  private guard(body: () => unknown): void {
+    try {
+      body();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private throwFailure(): void {
+    if (this.failure !== null) throw this.failure instanceof Error ? this.failure : new Error(`the client under test threw: ${String(this.failure)}`);
+  }
+}
+
+const kindCodes: Record<MessageKind, number> = { request: 1, response: 2, notification: 3, raw: 4 };

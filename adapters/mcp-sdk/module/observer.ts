@@ -1,0 +1,158 @@
+/**
+ * The black-box oracle of module clients: what a user's client does is seen only on the wire (the requests
+ * its SDK Client sends) and through `get` (what it would serve), and translated into the effect vocabulary
+ * the simulator's `Oracle` judges against ground truth:
+ * - a `resources/*` request on the wire is a `RequestSent`, with the cause of the event the client was
+ *   reacting to (a current or old session's notification, a response, a timer, a command);
+ * - a change in what `get` serves for a resource, seen after any event settles, is a `VersionAccepted` of that
+ *   content (the server model encodes the truth version in it), dated by the event: when that event was a
+ *   response, by the request it answered; content that disappears is a `PurgeDone`;
+ * - a serve command is a `ContentServed` of what `get` returned, or a `ContentRefused`.
+ * So version regression, URI confusion, accepts after close or from an ended session, old-session effects,
+ * served-after-revocation, convergence, read amplification and staleness at serve time apply as they do to
+ * reducer clients. Invariants about the reducer's own records (outbox, derived entries, catalogs, ledger
+ * fences, transition coverage) need the reducer vocabulary and do not apply.
+ */
+import type { ClientEffect } from '../../../core/types.js';
+import type { NotificationMessage, ResponseMessage } from '../../../sim/kernel/events.js';
+import { causeConnection, causeNotification, causeOldNotification, type Oracle } from '../../../sim/oracle.js';
+import { violationMarker, type Timeline } from '../../../sim/timeline.js';
+import { fillStepTruth, learnFromResponse, newStepTruth } from '../../../sim/kernel/step-truth.js';
+
+export interface WireRequest {
+  cause: number;
+  sentAtMs: number;
+  /** What the server really answered (set when it serves the request). */
+  response: ResponseMessage | null;
+}
+
+/** What the observer needs of the world at a step. */
+export interface ObservedWorld {
+  readonly nowMs: number;
+  readonly sessionGeneration: number;
+  readonly oracle: Oracle;
+  readonly timeline: Timeline | null;
+  currentSession(generation: number): boolean;
+}
+
+const resourceMethods = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe', 'resources/list']);
+
+export class BlackBoxObserver {
+  steps = 0;
+  /** The cause of what the client is reacting to now, and the response it is (null for other events). */
+  cause = causeConnection;
+  private response: ResponseMessage | null = null;
+  private readonly requests = new Map<string, WireRequest>();
+  private nextRequestId = 1;
+  private readonly truth = newStepTruth();
+  /** Per resource: what `get` served at the last look. */
+  private readonly served: (string | undefined)[];
+
+  constructor(
+    private readonly world: ObservedWorld,
+    private readonly uris: readonly string[],
+  ) {
+    this.served = uris.map(() => undefined);
+  }
+
+  /** A new event reaches the client (a command, a timer, a connection change). */
+  event(cause: number): void {
+    this.cause = cause;
+    this.response = null;
+  }
+
+  /** The client sent `message` on session `generation` (judged as a RequestSent when it is a resources/* request). */
+  sent(generation: number, id: string | number, method: string, params: Record<string, unknown> | undefined): void {
+    this.requests.set(`${generation}:${id}`, { cause: this.cause, sentAtMs: this.world.nowMs, response: null });
+    if (!resourceMethods.has(method)) return;
+    const uri = typeof params?.uri === 'string' ? params.uri : '';
+    const effect: ClientEffect = { type: 'RequestSent', requestId: this.nextRequestId++, sessionGeneration: generation, method: method as 'resources/read', uri };
+    this.judge([effect], () => `client → ${method}${uri === '' ? '' : ` ${uri}`} (session ${generation})`);
+  }
+
+  request(generation: number, id: string | number): WireRequest | undefined {
+    return this.requests.get(`${generation}:${id}`);
+  }
+
+  /** A response reached the client end of session `generation`. */
+  responseDelivered(generation: number, id: string | number): void {
+    const record = this.requests.get(`${generation}:${id}`);
+    this.requests.delete(`${generation}:${id}`);
+    this.cause = record?.cause ?? causeConnection;
+    this.response = record?.response ?? null;
+    const response = this.response;
+    if (response !== null && this.world.currentSession(generation)) learnFromResponse(this.world.oracle, this.world.timeline, response, this.world.nowMs);
+    const timeline = this.world.timeline;
+    if (timeline === null || response === null) return;
+    const outcome = response.outcome.type === 'error' ? `error ${String(response.outcome.code)}` : response.resource >= 0 && response.exists && response.list === null ? `[truth ${this.uris[response.resource]} v${response.version}]` : 'ok';
+    timeline.note(this.world.nowMs, `→ client: response on session ${generation}: ${outcome}`);
+  }
+
+  /** A notification reached the client end of session `generation`. */
+  notificationDelivered(generation: number, truth: NotificationMessage): void {
+    this.response = null;
+    const current = this.world.currentSession(generation);
+    this.cause = current ? causeNotification : causeOldNotification;
+    if (truth.listChanged) return;
+    this.world.oracle.observe({ kind: 'notified', resource: truth.resource, version: truth.version, current });
+    this.world.timeline?.note(this.world.nowMs, `→ client: updated ${truth.uri} on ${current ? 'the current' : 'an old'} session ${generation} [truth v${truth.version}]`);
+  }
+
+  /** After an event settled: what `get` serves now, per resource. */
+  look(get: (uri: string, resource: number) => string | undefined, subjectOf: (resource: number) => string): void {
+    for (let resource = 0; resource < this.uris.length; resource++) {
+      const text = get(this.uris[resource]!, resource);
+      if (text === this.served[resource]) continue;
+      this.changed(resource, text, subjectOf(resource));
+    }
+  }
+
+  /** A serve command: `get` returned `text` for `uri` to `subject`. */
+  serve(uri: string, resource: number, subject: string, text: string | undefined): void {
+    if (resource >= 0 && text !== this.served[resource]) this.changed(resource, text, subject);
+    const effect: ClientEffect = text === undefined ? { type: 'ContentRefused', uri, subject, reason: 'get served nothing' } : { type: 'ContentServed', uri, subject, digest: text };
+    this.judge([effect], () => `serve ${uri} to ${subject}: ${text === undefined ? 'nothing' : this.world.oracle.describeContent(text)}`);
+  }
+
+  private changed(resource: number, text: string | undefined, subject: string): void {
+    const uri = this.uris[resource]!;
+    const before = this.served[resource];
+    this.served[resource] = text;
+    if (text === undefined) {
+      if (before === undefined) return;
+      const response = this.response;
+      const notFound = response !== null && response.resource === resource && !response.exists;
+      const effect: ClientEffect = notFound ? { type: 'TombstonePending', uri, readOrdinal: 0 } : { type: 'PurgeDone', uri, subject, invalidatedEntries: 0 };
+      this.judge([effect], () => `get(${uri}) serves nothing now${notFound ? ' (read: not found)' : ''}`);
+      return;
+    }
+    const effect: ClientEffect = {
+      type: 'VersionAccepted',
+      uri,
+      text,
+      encoding: 'text',
+      mimeType: 'text/plain',
+      digest: text,
+      readOrdinal: 0,
+      watermarkBefore: 0,
+      subscriptionGeneration: 0,
+      sessionGeneration: this.world.sessionGeneration,
+    };
+    this.judge([effect], () => `get(${uri}) now serves ${this.world.oracle.describeContent(text)}`);
+  }
+
+  /** Judges synthesized effects; the timeline gets one line (`what`), marked with what it broke. */
+  private judge(effects: ClientEffect[], what: () => string): void {
+    this.steps++;
+    const world = this.world;
+    const oracle = world.oracle;
+    const violationsBefore = oracle.violations.length;
+    oracle.judge(effects, fillStepTruth(this.truth, world.nowMs, this.cause, world.sessionGeneration, this.response));
+    const timeline = world.timeline;
+    if (timeline === null) return;
+    timeline.note(world.nowMs, what());
+    const line = timeline.lines.length - 1;
+    for (let index = violationsBefore; index < oracle.violations.length; index++) timeline.lines[line] += `   ${violationMarker} ${oracle.violations[index]!.invariant}`;
+    timeline.effects(world.nowMs, [], oracle, violationsBefore);
+  }
+}

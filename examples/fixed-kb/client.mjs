@@ -1,0 +1,139 @@
+// The knowledge-base client of ../naive-kb, fixed:
+// - every read gets a per-URI ordinal, and a response is kept only when no later read was kept already
+//   (a slow, early read can no longer overwrite a newer one);
+// - unwatch bumps the URI's ordinal, so reads issued before it are discarded when they come back;
+// - notifications are coalesced (a 50 ms debounce, one read in flight per URI, one trailing re-read);
+// - every (re)connect subscribes to every watched URI again and re-reads it; notifications of an old
+//   connection are ignored;
+// - a periodic re-read every 10 s catches anything a lost notification would have left stale;
+// - a revocation (from the authorization feed, or a read answered -32003) drops the cached text at once.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const debounceMs = 50;
+const rereadEveryMs = 10_000;
+const permissionDenied = -32003;
+const notFound = [-32002, -32602];
+
+export default {
+  name: 'fixed-kb',
+  description: 'the naive knowledge-base client with read ordinals, resubscription and a periodic re-read',
+  features: { subscriptions: true, revocationFeed: true },
+  start(env) {
+    const watched = new Map(); // uri -> { subject, issued, kept, text, inFlight, dirty, timer }
+    const denied = new Set(); // `${subject} ${uri}`
+    let client = null;
+    let closed = false;
+
+    function entry(uri) {
+      return watched.get(uri);
+    }
+
+    async function read(uri) {
+      const state = entry(uri);
+      if (state === undefined || client === null) return;
+      if (state.inFlight) {
+        state.dirty = true;
+        return;
+      }
+      state.inFlight = true;
+      const ordinal = ++state.issued;
+      const via = client;
+      try {
+        const result = await via.readResource({ uri });
+        const now = entry(uri);
+        if (now === state && ordinal > state.kept && ordinal > state.closedAt) {
+          state.kept = ordinal;
+          state.text = result.contents[0]?.text;
+        }
+      } catch (error) {
+        const now = entry(uri);
+        if (now === state && ordinal > state.kept && ordinal > state.closedAt) {
+          if (error?.code === permissionDenied) {
+            denied.add(`${state.subject} ${uri}`);
+            state.kept = ordinal;
+            state.text = undefined;
+          } else if (notFound.includes(error?.code)) {
+            state.kept = ordinal;
+            state.text = undefined;
+          }
+        }
+      } finally {
+        state.inFlight = false;
+        if (state.dirty && entry(uri) === state) {
+          state.dirty = false;
+          read(uri);
+        }
+      }
+    }
+
+    function scheduleRead(uri) {
+      const state = entry(uri);
+      if (state === undefined || state.timer !== null) return;
+      state.timer = setTimeout(() => {
+        state.timer = null;
+        read(uri);
+      }, debounceMs);
+    }
+
+    async function subscribe(uri) {
+      const via = client;
+      if (via === null) return;
+      await via.subscribeResource({ uri }).catch(() => {});
+      await read(uri);
+    }
+
+    async function open() {
+      const transport = await env.connect();
+      const next = new Client({ name: 'fixed-kb', version: '1.0.0' });
+      next.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+        if (next !== client) return; // an old connection's notification
+        scheduleRead(notification.params.uri);
+      });
+      next.onclose = () => {
+        if (client === next) client = null;
+        if (!closed) open().catch(() => {});
+      };
+      await next.connect(transport);
+      if (closed) return next.close();
+      client = next;
+      for (const uri of watched.keys()) subscribe(uri);
+    }
+    open().catch(() => {});
+
+    const interval = setInterval(() => {
+      for (const uri of watched.keys()) read(uri);
+    }, rereadEveryMs);
+
+    return {
+      watch(uri, subject) {
+        const before = entry(uri);
+        watched.set(uri, { subject, issued: before?.issued ?? 0, kept: before?.issued ?? 0, closedAt: before?.issued ?? 0, text: undefined, inFlight: false, dirty: false, timer: null });
+        denied.delete(`${subject} ${uri}`);
+        subscribe(uri);
+      },
+      unwatch(uri) {
+        const state = entry(uri);
+        if (state === undefined) return;
+        watched.delete(uri);
+        if (state.timer !== null) clearTimeout(state.timer);
+        client?.unsubscribeResource({ uri }).catch(() => {});
+      },
+      get(uri, subject) {
+        const state = entry(uri);
+        if (state === undefined || denied.has(`${subject} ${uri}`)) return undefined;
+        return state.text;
+      },
+      learnRevocation(uri, subject, allowed) {
+        if (allowed) denied.delete(`${subject} ${uri}`);
+        else denied.add(`${subject} ${uri}`);
+        if (!allowed && entry(uri)?.subject === subject) entry(uri).text = undefined;
+      },
+      async close() {
+        closed = true;
+        clearInterval(interval);
+        await client?.close();
+      },
+    };
+  },
+};
