@@ -13,6 +13,7 @@ import { GateAccumulator, type RunSpec } from '../sim/gate.js';
 import { InterleavingCrash } from '../sim/kernel/interleaving.js';
 import type { ShardRange } from '../sim/shard.js';
 import { accumulatorFromData, type AccumulatorData } from './accumulator-data.js';
+import { isModulePath } from './client-module.js';
 
 type WorkerReply = { ok: true; start: number; data: AccumulatorData } | { ok: false; start: number; message: string; crash: { index: number; seed: number } | null };
 
@@ -63,7 +64,7 @@ export async function runJobsOnWorkers<Job, Reply>(script: string, jobs: readonl
  */
 export function refuseUnrebuildable(spec: RunSpec, scenario: Scenario, client: ClientUnderTest<any>): void {
   if (findScenario(spec.scenario) !== scenario) throw new Error(`workers rebuild the scenario by name, and scenario ${JSON.stringify(spec.scenario)} is not the catalogue's: run it with one worker`);
-  if (findClient(spec.client) !== client) throw new Error(`workers rebuild the client by name, and client ${JSON.stringify(spec.client)} is not the registry's: run it with one worker`);
+  if (findClient(spec.client) !== client && !isModulePath(spec.client)) throw new Error(`workers rebuild the client by name, and client ${JSON.stringify(spec.client)} is not the registry's: run it with one worker`);
 }
 
 export async function runOnWorkers(

@@ -11,7 +11,7 @@ import type { ShardRange } from '../sim/shard.js';
 import { refuseUnrebuildable, runOnWorkers } from './pool.js';
 import { chunkSize } from './run-gate.js';
 
-export async function runSdkGate(
+export function runSdkGate(
   spec: RunSpec,
   scenario: Scenario,
   client: ClientUnderTest<any>,
@@ -19,15 +19,28 @@ export async function runSdkGate(
   workers: number,
   range: ShardRange,
 ): Promise<GateAccumulator> {
+  const rebuildable = (): void => refuseUnrebuildable(spec, scenario, client);
+  return runAsyncGate(spec, (start, end, progress) => runSdkRange(spec, scenario, client, start, end, progress), rebuildable, onProgress, workers, range);
+}
+
+/** Chunks of an async gate (SDK transport, module clients) on this thread or on workers, merged in chunk order. */
+export async function runAsyncGate(
+  spec: RunSpec,
+  runChunk: (start: number, end: number, progress: (done: number) => void) => Promise<GateAccumulator>,
+  refuseUnrebuildableRun: () => void,
+  onProgress: (done: number) => void,
+  workers: number,
+  range: ShardRange,
+): Promise<GateAccumulator> {
   const count = range.end - range.start;
   const size = chunkSize(count);
-  if (workers > 1 && count > size) refuseUnrebuildable(spec, scenario, client);
+  if (workers > 1 && count > size) refuseUnrebuildableRun();
   if (workers > 1 && count > size) return runOnWorkers(spec, range, workers, size, onProgress, (_start, _end, error) => asError(error));
   const total = new GateAccumulator(spec);
   for (let start = range.start; start < range.end; start += size) {
     const end = Math.min(range.end, start + size);
     try {
-      total.merge(await runSdkRange(spec, scenario, client, start, end, (done) => onProgress(start - range.start + done)));
+      total.merge(await runChunk(start, end, (done) => onProgress(start - range.start + done)));
     } catch (error) {
       throw asError(error);
     }

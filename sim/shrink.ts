@@ -317,7 +317,7 @@ export function canonicalDecisions(decisions: readonly Decision[]): Decision[] {
   return decisions.slice(0, end);
 }
 
-function simpler(candidate: readonly Decision[], best: readonly Decision[]): boolean {
+export function simpler(candidate: readonly Decision[], best: readonly Decision[]): boolean {
   if (candidate.length !== best.length) return candidate.length < best.length;
   for (let index = 0; index < candidate.length; index++) {
     const difference = candidate[index]!.value - best[index]!.value;

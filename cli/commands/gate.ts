@@ -33,6 +33,8 @@ import { InterleavingCrash, runGate } from '../run-gate.js';
 import { shrinkLimitsDefault, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
 import { summaryLines } from '../summary.js';
 import { loadStrategies, writeAllReports } from '../write-reports.js';
+import { moduleGateParts, type ModuleGate } from '../module-gate.js';
+import { takeClientModule } from '../client-module.js';
 
 export const gateOptions = {
   interleavings: 'count',
@@ -76,11 +78,26 @@ interface GateSetup {
   shard: ReportShard | null;
   /** `--strategies-json FILE`: strategy benchmark rows for the HTML report. */
   strategies: StrategyResult[] | undefined;
+  /** `--client ./x.mjs` naming a module client (null: a registry client or a reducer module). */
+  module: ModuleGate | null;
 }
 
 export async function gateCommand(argv: readonly string[], io: Io): Promise<number> {
-  const options = parseOptions('gate', argv, gateOptions);
+  const taken = await takeClientModule(argv, 'gate');
+  const options = parseOptions('gate', taken.argv, gateOptions);
   const setup = resolveGate(options, io);
+  if (taken.loaded !== null) {
+    setup.spec.client = taken.loaded.path;
+    if (taken.loaded.kind === 'reducer') setup.client = taken.loaded.reducer;
+    else {
+      setup.module = moduleGateParts(taken.loaded.module, setup.scenario, setup.spec);
+      setup.scenario = setup.module.scenario;
+    }
+    if (setup.module?.notApplicable) {
+      io.stdout(`${setup.module.notApplicable}\nnothing to gate: not applicable is not a failure (exit 0)\n`);
+      return gateExitPassed;
+    }
+  }
   if (options['strategies-json'] !== undefined) setup.strategies = await loadStrategies(options['strategies-json'], 'strategies-json', 'gate');
   const claim = await claimOutDir(setup.outDir, 'out', 'gate', setup.spec, reproduceGateCommand(setup.spec, setup.shard), io);
   try {
@@ -121,6 +138,7 @@ export function gateExitCode(report: Report): number {
 async function runSelfCheck(setup: GateSetup): Promise<ReportDeterminism> {
   const range = rangeOf(setup);
   const indices = selfCheckIndices(setup.spec.interleavings, setup.selfCheckRatioPercent).filter((index) => index >= range.start && index < range.end);
+  if (setup.module !== null) return setup.module.selfCheck(indices, setup.selfCheckRatioPercent);
   if (setup.spec.transport === 'sdk') {
     return (await import('../../adapters/mcp-sdk/sim/sdk-gate.js')).sdkSelfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
   }
@@ -135,6 +153,7 @@ async function shrinkFirstFailure(setup: GateSetup, accumulator: GateAccumulator
   const failure = accumulator.failures[0];
   if (failure === undefined) return null;
   if (!setup.shrink) return { skipped: 'not shrunk: --no-shrink' };
+  if (setup.module !== null) return setup.module.shrink(failure, determinism, io, setup.outDir);
   if (setup.spec.transport === 'sdk') return { skipped: `not shrunk: the shrinker replays on the pure transport only; replay it over the SDK with: ${failure.replay}` };
   if (determinism.nondeterministic_interleavings > 0) return { skipped: 'not shrunk: the determinism self-check failed, so a replay would not be trustworthy' };
   const recorded = runInterleaving(failure.seed, setup.scenario, setup.client, { trace: false, record: true });
@@ -184,6 +203,7 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     selfCheckRatioPercent: options['self-check-ratio'] ?? gateDefaults.selfCheckRatioPercent,
     shard,
     strategies: undefined,
+    module: null,
   };
 }
 
@@ -206,6 +226,7 @@ function runSpecBlock(setup: GateSetup): string[] {
     ['interleavings', String(spec.interleavings)],
     ['scenario', spec.scenario],
     ['client', spec.client],
+    ...(setup.module === null ? [] : setup.module.specRows),
     ...(spec.transport === 'sdk' ? [['transport', 'sdk (JSON-RPC between a real SDK Client and Server on virtual time)']] : []),
     ['max failures', String(spec.maxFailures)],
     ...(setup.shard === null ? [] : [['shard', `${setup.shard.index}/${setup.shard.count}: interleavings ${setup.shard.start}..${setup.shard.end - 1} (${setup.shard.end - setup.shard.start} of ${spec.interleavings})`]]),
@@ -231,6 +252,7 @@ async function runWithProgress(setup: GateSetup, io: Io): Promise<GateAccumulato
   const range = rangeOf(setup);
   const progress = createProgress(io, range.end - range.start, 'interleavings');
   try {
+    if (setup.module !== null) return await setup.module.run((done) => progress.update(done), setup.workers, range);
     const run = setup.spec.transport === 'sdk' ? (await import('../run-sdk-gate.js')).runSdkGate : runGate;
     return await run(setup.spec, setup.scenario, setup.client, (done) => progress.update(done), setup.workers, range);
   } catch (error) {

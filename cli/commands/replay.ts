@@ -11,12 +11,18 @@ import type { InterleavingResult } from '../../sim/world.js';
 import { parseOptions, UsageError } from '../args.js';
 import { columns, grouped } from '../format.js';
 import type { Io } from '../io.js';
+import { takeClientModule } from '../client-module.js';
+import { moduleReplay, moduleRunInput } from '../module-replay.js';
 import { firstLabelDifference, resolveRunInput, runInput, type RunInput } from '../replay-input.js';
 
 export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file', transport: 'transport' } as const;
 
 export async function replayCommandRun(argv: readonly string[], io: Io): Promise<number> {
-  const options = parseOptions('replay', argv, replayOptions);
+  const taken = await takeClientModule(argv, 'replay');
+  const options = parseOptions('replay', taken.argv, replayOptions);
+  const module = await moduleRunInput('replay', options, taken.loaded);
+  if (module !== null) return moduleReplay(module.input, module.invariant, io);
+  if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   if (options.transport === 'sdk' && options.file !== undefined) {
     throw new UsageError('--transport sdk replays an interleaving by --seed --scenario --client (replay files hold pure-transport decisions)', 'replay');
   }

@@ -10,6 +10,8 @@ import { parseOptions, UsageError } from '../args.js';
 import { columns } from '../format.js';
 import type { Io } from '../io.js';
 import { resolveRunInput, runInput } from '../replay-input.js';
+import { takeClientModule } from '../client-module.js';
+import { moduleRunInput, moduleShrink } from '../module-replay.js';
 import { shrinkLimitsDefault, shrinkSummaryLines, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
 
 export const shrinkOptions = {
@@ -26,7 +28,11 @@ export const shrinkOptions = {
 export const shrinkOutDefault = './fencesim-shrunk.json';
 
 export async function shrinkCommand(argv: readonly string[], io: Io): Promise<number> {
-  const options = parseOptions('shrink', argv, shrinkOptions);
+  const taken = await takeClientModule(argv, 'shrink');
+  const options = parseOptions('shrink', taken.argv, shrinkOptions);
+  const module = await moduleRunInput('shrink', options, taken.loaded);
+  if (module !== null) return moduleShrink(module.input, options.invariant, options.out ?? shrinkOutDefault, { budgetMs: options['budget-ms'], attemptsMax: options.attempts }, io);
+  if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   const input = await resolveRunInput('shrink', options);
   const out = options.out ?? shrinkOutDefault;
   // A file that names its invariant was recorded up to that violation; replay it the same way.

@@ -1,0 +1,57 @@
+/**
+ * Reducer clients and the fenced cache through the module contract: `cacheModule()` is a `ModuleClient`
+ * that runs a `FencedResourceCache` (by default over the reference core, or over any `ClientUnderTest`)
+ * on the connections the harness gives it. It claims every feature the reducer supports; with
+ * `durable`/`recover` it persists its ledger in `env.store` after every step and recovers from it.
+ */
+import { referenceClient } from '../../../core/reducer.js';
+import type { Ledger } from '../../../core/state.js';
+import type { ClientConfig, ClientUnderTest } from '../../../core/types.js';
+import { FencedResourceCache } from '../cache/fenced-cache.js';
+import type { ModuleClient, ModuleHandle } from './contract.js';
+
+export interface CacheModuleOptions {
+  /** The reducer the cache runs (default: the reference core). */
+  client?: ClientUnderTest<any>;
+  config?: Partial<ClientConfig>;
+  /** The module's name (default: `fenced-cache` for the reference core, else `fenced-cache/<reducer name>`). */
+  name?: string;
+}
+
+export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
+  const reducer = options.client ?? referenceClient;
+  const recovers = reducer.durable !== undefined && reducer.recover !== undefined;
+  return {
+    name: options.name ?? (reducer === referenceClient ? 'fenced-cache' : `fenced-cache/${reducer.name}`),
+    description: `FencedResourceCache running ${reducer.name}`,
+    features: { subscriptions: true, catalogs: true, revocationFeed: true, crashRecovery: recovers },
+    start(env): ModuleHandle {
+      const ledger = recovers ? (env.store?.load() as Ledger | undefined) : undefined;
+      const cache = new FencedResourceCache({
+        client: reducer,
+        connect: env.connect,
+        ...(options.config === undefined ? {} : { config: options.config }),
+        ...(ledger === undefined ? {} : { ledger }),
+        // Math.random is the harness's seeded PRNG during a run (the default jitter is crypto random).
+        jitter: () => Math.floor(Math.random() * 0x1_0000_0000),
+        reconnect: { delayMs: 100, delayMsMax: 5_000 },
+      });
+      if (recovers && env.store !== undefined) {
+        const store = env.store;
+        cache.onStep(() => store.save(cache.ledger()));
+      }
+      cache.start().catch(() => undefined); // a failed first connect is retried by the reconnect policy
+      return {
+        watch: (uri, subject) => cache.subscribe(uri, subject),
+        unwatch: (uri) => cache.unsubscribe(uri),
+        get: (uri, subject) => {
+          const result = cache.get(uri, subject);
+          return result.served ? result.text : undefined;
+        },
+        learnRevocation: (uri, subject, allowed) => (allowed ? cache.grant(subject, uri) : cache.revoke(subject, uri)),
+        list: () => cache.discover(),
+        close: () => cache.close(),
+      };
+    },
+  };
+}

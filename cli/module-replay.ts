@@ -1,0 +1,141 @@
+/**
+ * `fencesim replay` and `fencesim shrink` for a module client (`--client ./x.mjs`, or a replay file whose
+ * runSpec.client is a module path): one interleaving by its seed or a file's decisions (replayed leniently:
+ * module runs are async, so the file is a schedule, not a strict transcript), on the scenario as it applies
+ * to the client's claimed features. The timeline is shown cut at the first violation and focused on its
+ * resource; the exit code is 1 when the run violates an invariant.
+ */
+import { featuresOf, type ModuleClient } from '../adapters/mcp-sdk/module/contract.js';
+import { moduleApplicability } from '../adapters/mcp-sdk/module/module-gate.js';
+import { shrinkModuleFailure } from '../adapters/mcp-sdk/module/module-shrink.js';
+import { runModuleInterleaving } from '../adapters/mcp-sdk/module/module-world.js';
+import type { Scenario } from '../scenarios/scenario.js';
+import type { Decision } from '../sim/chooser.js';
+import type { InterleavingResult } from '../sim/kernel/interleaving.js';
+import { invariantExplanations, type InvariantName } from '../sim/oracle.js';
+import { formatSeed } from '../sim/prng.js';
+import { replaySchema, serializeReplay } from '../sim/replay-file.js';
+import { violationTimeline } from '../sim/timeline-focus.js';
+import { writeFileAtomic } from '../reports/atomic-file.js';
+import { findScenario, scenarioNames } from '../scenarios/catalog.js';
+import { UsageError } from './args.js';
+import { isModulePath, loadClientModule, type LoadedClient } from './client-module.js';
+import { loadReplayFile } from './replay-input.js';
+import { columns, grouped } from './format.js';
+import type { Io } from './io.js';
+import { moduleShrinkAttemptsMax } from './module-gate.js';
+import { shrinkLimitsDefault } from './shrinking.js';
+
+export interface ModuleRunInput {
+  seed: number;
+  scenario: Scenario;
+  /** The path as given (what runSpec.client holds). */
+  path: string;
+  client: ModuleClient;
+  decisions: readonly Decision[] | null;
+  /** Where the decisions came from (a replay file), or null for a seed. */
+  file: string | null;
+}
+
+function runOnce(input: ModuleRunInput, trace: boolean, decisions: readonly Decision[] | null = input.decisions): Promise<InterleavingResult> {
+  const scenario = moduleApplicability(input.scenario, input.client).scenario;
+  return runModuleInterleaving(input.seed, scenario, input.client, { trace, record: true, ...(decisions === null ? {} : { replay: { decisions, strict: false } }) });
+}
+
+function headerRows(input: ModuleRunInput, result: InterleavingResult | null): string[][] {
+  const claimed = Object.entries(featuresOf(input.client)).filter(([, on]) => on).map(([name]) => name);
+  return [
+    ...(input.file === null ? [] : [['file', `${input.file} (${input.decisions!.length} decisions, replayed leniently)`]]),
+    ['seed', formatSeed(input.seed)],
+    ['scenario', input.scenario.name],
+    ['client', `${input.path} (module client ${input.client.name}: claims ${claimed.join(', ') || 'nothing'})`],
+    ...(result === null ? [] : [['fault plan', JSON.stringify(result.plan.faults)], ['run', `${grouped(result.events)} events, trace hash 0x${result.traceHash.toString(16).padStart(8, '0')}`]]),
+  ];
+}
+
+/** The timeline cut at the first violation of `invariant` (or the first one) and focused on its resource. */
+function shownTimeline(result: InterleavingResult, invariant: InvariantName | null): { lines: string[]; hidden: number } {
+  const violation = (invariant === null ? undefined : result.oracle.violations.find((entry) => entry.invariant === invariant)) ?? result.oracle.violations[0];
+  if (violation === undefined) return { lines: result.timeline ?? [], hidden: 0 };
+  return violationTimeline(result.timeline ?? [], violation.invariant, violation.uri, result.plan.workload.resources.map((resource) => resource.uri));
+}
+
+export async function moduleReplay(input: ModuleRunInput, invariant: InvariantName | null, io: Io): Promise<number> {
+  const result = await runOnce(input, true);
+  const timeline = shownTimeline(result, invariant);
+  const violation = result.oracle.violations[0];
+  const lines = [
+    'fencesim replay',
+    ...columns(headerRows(input, result)),
+    `timeline${violation === undefined ? '' : ` up to the first violation, focused on ${violation.uri} (${timeline.hidden} lines about other resources hidden)`}:`,
+    ...timeline.lines,
+    violation === undefined ? 'verdict: no violation' : `verdict: VIOLATION ${violation.invariant} at ${violation.timeMs} ms on ${violation.uri}\n  detail: ${violation.detail}\n  meaning: ${invariantExplanations[violation.invariant]}`,
+  ];
+  io.stdout(`${lines.join('\n')}\n`);
+  return violation === undefined ? 0 : 1;
+}
+
+export async function moduleShrink(input: ModuleRunInput, asked: InvariantName | undefined, out: string, limits: { budgetMs?: number; attemptsMax?: number }, io: Io): Promise<number> {
+  const recorded = await runOnce(input, false);
+  const violated = recorded.oracle.violations.map((entry) => entry.invariant);
+  if (asked !== undefined && !violated.includes(asked)) throw new UsageError(`--invariant ${asked}: this interleaving does not violate ${asked}`, 'shrink');
+  const invariant = asked ?? violated[0] ?? null;
+  io.stdout(`${['fencesim shrink', ...columns([...headerRows(input, null), ['invariant', invariant ?? '(none violated)']])].join('\n')}\n`);
+  if (invariant === null) {
+    io.stdout('nothing to shrink: this interleaving violates no invariant\n');
+    return 0;
+  }
+  const startMs = io.nowMs();
+  const budgetMs = limits.budgetMs ?? shrinkLimitsDefault.budgetMs;
+  const applicable = moduleApplicability(input.scenario, input.client).scenario;
+  const shrunk = await shrinkModuleFailure(input.seed, applicable, input.client, invariant, { attemptsMax: limits.attemptsMax ?? moduleShrinkAttemptsMax, shouldStop: () => io.nowMs() - startMs > budgetMs });
+  if (!shrunk.reproduced) {
+    io.stderr(`fencesim shrink: replaying the recorded decisions did not reproduce ${invariant}: the client or the simulator is not deterministic\n`);
+    return 4;
+  }
+  await writeFileAtomic(out, serializeReplay({ schema: replaySchema, runSpec: { seed: input.seed, scenario: input.scenario.name, client: input.path }, invariant, decisions: shrunk.decisions })).catch((error: unknown) => {
+    throw new UsageError(`--out: cannot write the replay file ${JSON.stringify(out)}: ${error instanceof Error ? error.message : String(error)}`, 'shrink');
+  });
+  io.stdout(
+    [
+      `shrunk ${invariant} from ${shrunk.decisionsBefore} to ${shrunk.decisions.length} decisions with ${shrunk.attempts} replays (${shrunk.complete ? 'complete' : `stopped by the ${shrunk.stoppedBy === 'budget' ? 'wall-clock budget' : 'attempt bound'}`})`,
+      `minimal timeline (${shrunk.timeline.hidden} lines about other resources hidden):`,
+      ...shrunk.timeline.lines,
+      `${invariant}: ${invariantExplanations[invariant]}`,
+      `wrote ${out} (${shrunk.decisions.length} decisions)`,
+      `replay it: npx fencesim replay --file ${out}`,
+      '',
+    ].join('\n'),
+  );
+  return 1;
+}
+
+/**
+ * The module client run `replay`/`shrink` asks for, or null when the client is not a module client: given by
+ * `--client PATH` (with --seed and --scenario, or a --file schedule), or by a file whose runSpec.client is a path.
+ */
+export async function moduleRunInput(
+  command: string,
+  options: { seed?: number; scenario?: Scenario; file?: string },
+  loaded: LoadedClient | null,
+): Promise<{ input: ModuleRunInput; invariant: InvariantName | null } | null> {
+  if (options.file === undefined) {
+    if (loaded?.kind !== 'module') return null;
+    for (const name of ['seed', 'scenario'] as const) {
+      if (options[name] === undefined) throw new UsageError(`missing required option --${name} (or give --file replay.json)`, command);
+    }
+    return { input: { seed: options.seed!, scenario: options.scenario!, path: loaded.path, client: loaded.module, decisions: null, file: null }, invariant: null };
+  }
+  const content = await loadReplayFile(command, options.file);
+  const client = loaded ?? (isModulePath(content.runSpec.client) ? await loadClientModule(content.runSpec.client, command) : null);
+  if (client?.kind !== 'module') return null;
+  if (options.seed !== undefined || options.scenario !== undefined) {
+    throw new UsageError('--file takes the seed and the scenario from the file: give --file without --seed and --scenario', command);
+  }
+  const scenario = findScenario(content.runSpec.scenario);
+  if (scenario === undefined) throw new UsageError(`--file ${options.file}: runSpec.scenario ${JSON.stringify(content.runSpec.scenario)} is not a known scenario (known: ${scenarioNames().join(', ')})`, command);
+  return {
+    input: { seed: content.runSpec.seed ?? 0, scenario, path: client.path, client: client.module, decisions: content.decisions, file: options.file },
+    invariant: (content.invariant ?? null) as InvariantName | null,
+  };
+}
