@@ -21,9 +21,11 @@ import { replayCommand, runRange, type GateAccumulator, type RunSpec } from '../
 import { safetyInvariants } from '../sim/oracle.js';
 import { parseSeed } from '../sim/prng.js';
 import { parseShard, shardRange } from '../sim/shard.js';
+import type { ModuleClient } from '../adapters/mcp-sdk/module/contract.js';
+import { isModulePath, loadClientModule } from './client-module.js';
 
 /** A test runner's registration function: vitest's `test`/`it` (name, fn, timeout in ms). */
-export type TestRegistrar = (name: string, fn: () => void, timeoutMs?: number) => unknown;
+export type TestRegistrar = (name: string, fn: () => void | Promise<void>, timeoutMs?: number) => unknown;
 
 export interface GateTestOptions {
   test: TestRegistrar;
@@ -33,8 +35,12 @@ export interface GateTestOptions {
   interleavings: number;
   /** A scenario name or object (default swarm). */
   scenario?: string | Scenario;
-  /** A client name or your own client (default reference). */
-  client?: string | ClientUnderTest<any>;
+  /**
+   * A client name, a path to a client module (`./my-client.mjs`, resolved against the working directory),
+   * your own reducer, or your own module client (`{ name, features, start }`, see `fencesim/module`).
+   * Default reference.
+   */
+  client?: string | ClientUnderTest<any> | ModuleClient;
   /** Interleavings per registered test (default 1,000). */
   chunk?: number;
   /** This file's part of the gate, 'k/K' or { index, count } (default: all of it). */
@@ -54,24 +60,29 @@ export interface GateTestChunk {
 /** Registers the gate's tests and returns the chunks it registered. Throws on bad options (at collection). */
 export function gateTest(options: GateTestOptions): GateTestChunk[] {
   const scenario = resolve('scenario', options.scenario ?? 'swarm', findScenario);
-  const client = resolve('client', options.client ?? 'reference', findClient);
+  const given = options.client ?? 'reference';
+  const path = typeof given === 'string' && isModulePath(given) ? given : null;
+  const client: { name: string } = path !== null ? { name: path } : isModuleClient(given) ? given : resolve('client', given as string | ClientUnderTest<any>, findClient);
+  const runChunk = chunkRunner(path ?? client, scenario);
   const seed = seedOf(options.seed);
   const interleavings = positive('interleavings', options.interleavings);
   const chunk = positive('chunk', options.chunk ?? 1_000);
   const range = rangeOf(options.part, interleavings);
-  const spec: RunSpec = { seed, interleavings, scenario: scenario.name, client: client.name, maxFailures: options.maxFailures ?? 5 };
+  const spec: RunSpec = { seed, interleavings, scenario: scenario.name, client: path ?? client.name, maxFailures: options.maxFailures ?? 5 };
+  const replayable = path !== null || findClient(client.name) === client;
   const chunks: GateTestChunk[] = [];
   for (let start = range.start; start < range.end; start += chunk) {
     const end = Math.min(range.end, start + chunk);
     const name = `fencesim gate ${scenario.name} / ${client.name}, seed ${seed}: interleavings ${start}..${end - 1} of ${interleavings}`;
     chunks.push({ name, start, end });
-    options.test(name, () => assertSafe(runRange(spec, scenario, client, start, end), start, end), options.timeoutMs ?? 120_000);
+    const body = runChunk.sync !== null ? () => assertSafe(runChunk.sync!(spec, start, end), start, end, replayable) : async () => assertSafe(await runChunk.async!(spec, start, end), start, end, replayable);
+    options.test(name, body, options.timeoutMs ?? 120_000);
   }
   return chunks;
 }
 
 /** Throws when the chunk violated a safety invariant: the counts, then one replay command per failure. */
-export function assertSafe(accumulator: GateAccumulator, start: number, end: number): void {
+export function assertSafe(accumulator: GateAccumulator, start: number, end: number, replayable = true): void {
   const violated = safetyInvariants
     .map((name, index) => ({ name, count: accumulator.violationCounts[index]!, interleavings: accumulator.failingInterleavings[index]! }))
     .filter((entry) => entry.count > 0);
@@ -81,8 +92,8 @@ export function assertSafe(accumulator: GateAccumulator, start: number, end: num
   const lines = [
     `fencesim gate: safety violated in interleavings ${start}..${end - 1} of ${spec.scenario} against ${spec.client} (root seed ${spec.seed})`,
     ...violated.map((entry) => `  ${entry.name}: ${entry.count} violations in ${entry.interleavings} interleavings`),
-    'replay:',
-    ...failures.map((failure) => `  ${replayCommand(failure.seed, spec.scenario, spec.client)}    # ${failure.invariant} at ${failure.timeMs} ms on ${failure.uri}: ${failure.detail}`),
+    replayable ? 'replay:' : `replay (the CLI cannot load a client object: export it as a module and pass --client ./path.mjs, or replay it in code):`,
+    ...failures.map((failure) => `  ${replayable ? replayCommand(failure.seed, spec.scenario, spec.client) : `runInterleaving(${failure.seed}, findScenario('${spec.scenario}'), yourClient, { trace: true, record: false })`}    # ${failure.invariant} at ${failure.timeMs} ms on ${failure.uri}: ${failure.detail}`),
   ];
   throw new Error(lines.join('\n'));
 }
@@ -110,4 +121,27 @@ function rangeOf(part: GateTestOptions['part'], interleavings: number): { start:
   const parsed = typeof part === 'string' ? parseShard(part) : parseShard(`${part.index}/${part.count}`);
   if (!parsed.ok) throw new Error(`gateTest: part: ${parsed.reason}`);
   return shardRange(interleavings, parsed.index, parsed.count);
+}
+
+function isModuleClient(value: unknown): value is ModuleClient {
+  return typeof value === 'object' && value !== null && typeof (value as { start?: unknown }).start === 'function' && typeof (value as { step?: unknown }).step !== 'function';
+}
+
+type Chunk<T> = (spec: RunSpec, start: number, end: number) => T;
+/** Reducers run synchronously (a failing chunk throws); module clients run asynchronously. */
+type ChunkRunner = { sync: Chunk<GateAccumulator> | null; async: Chunk<Promise<GateAccumulator>> | null };
+
+/** How one chunk runs: a reducer on the pure transport, a module client (object or path) in the module world. */
+function chunkRunner(client: string | { name: string }, scenario: Scenario): ChunkRunner {
+  const moduleRange = async (module: ModuleClient, spec: RunSpec, start: number, end: number): Promise<GateAccumulator> =>
+    (await import('../adapters/mcp-sdk/module/module-gate.js')).runModuleRange(spec, scenario, module, start, end); // loads the SDK only here
+  if (typeof client === 'string') {
+    const async: Chunk<Promise<GateAccumulator>> = async (spec, start, end) => {
+      const loaded = await loadClientModule(client, 'gateTest');
+      return loaded.kind === 'module' ? moduleRange(loaded.module, spec, start, end) : runRange(spec, scenario, loaded.reducer, start, end);
+    };
+    return { sync: null, async };
+  }
+  if (isModuleClient(client)) return { sync: null, async: (spec, start, end) => moduleRange(client, spec, start, end) };
+  return { sync: (spec, start, end) => runRange(spec, scenario, client as ClientUnderTest<any>, start, end), async: null };
 }

@@ -2,7 +2,7 @@
 // - every read gets a per-URI ordinal, and a response is kept only when no later read was kept already
 //   (a slow, early read can no longer overwrite a newer one);
 // - unwatch bumps the URI's ordinal, so reads issued before it are discarded when they come back;
-// - notifications are coalesced (a 50 ms debounce, one read in flight per URI, one trailing re-read);
+// - notifications are coalesced (a 250 ms debounce, one read in flight per URI, one trailing re-read);
 // - every (re)connect subscribes to every watched URI again and re-reads it; notifications of an old
 //   connection are ignored;
 // - a periodic re-read every 10 s catches anything a lost notification would have left stale;
@@ -10,7 +10,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
-const debounceMs = 50;
+const debounceMs = 250;
 const rereadEveryMs = 10_000;
 const permissionDenied = -32003;
 const notFound = [-32002, -32602];

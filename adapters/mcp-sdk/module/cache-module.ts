@@ -37,8 +37,16 @@ export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
         reconnect: { delayMs: 100, delayMsMax: 5_000 },
       });
       if (recovers && env.store !== undefined) {
+        // The core replaces its ledger object whenever the ledger changes: persist each new one (as written to disk).
         const store = env.store;
-        cache.onStep(() => store.save(cache.ledger()));
+        const durable = reducer.durable!;
+        let saved: unknown = undefined;
+        cache.onStep(() => {
+          const ledger = durable(cache.clientState);
+          if (ledger === saved) return;
+          saved = ledger;
+          store.save(ledger);
+        });
       }
       cache.start().catch(() => undefined); // a failed first connect is retried by the reconnect policy
       return {

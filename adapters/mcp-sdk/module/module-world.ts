@@ -124,7 +124,10 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
 
   /** An unclaimed revocation feed never reaches the client, so it cannot have learned from it. */
   override observe(event: TruthEvent): void {
-    if (event.kind === 'learned' && !this.client.features.revocationFeed) return;
+    if (event.kind === 'learned') {
+      if (!this.client.features.revocationFeed) return;
+      this.observer.learned(event.resource, subjects[event.subject]!);
+    }
     super.observe(event);
   }
 
@@ -214,7 +217,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
   private settled(): void {
     if (this.ended) return;
     this.observer.look(
-      (uri, resource) => this.client.peek(uri, subjects[this.subjectOf[resource]!]!),
+      (uri, subject) => this.client.peek(uri, subject),
       (resource) => subjects[this.subjectOf[resource]!]!,
     );
   }

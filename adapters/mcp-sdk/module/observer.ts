@@ -18,8 +18,12 @@ import type { NotificationMessage, ResponseMessage } from '../../../sim/kernel/e
 import { causeConnection, causeNotification, causeOldNotification, type Oracle } from '../../../sim/oracle.js';
 import { violationMarker, type Timeline } from '../../../sim/timeline.js';
 import { fillStepTruth, learnFromResponse, newStepTruth } from '../../../sim/kernel/step-truth.js';
+import { parseContent, subjects } from '../../../sim/actors/server.js';
 
 export interface WireRequest {
+  method: string;
+  /** Reads: the per-resource order in which reads went on the wire (1, 2, ...), else 0. */
+  ordinal: number;
   cause: number;
   sentAtMs: number;
   /** What the server really answered (set when it serves the request). */
@@ -47,27 +51,45 @@ export class BlackBoxObserver {
   private readonly truth = newStepTruth();
   /** Per resource: what `get` served at the last look. */
   private readonly served: (string | undefined)[];
+  /** Per resource: the highest truth version the client reflected (content served, or a deletion). */
+  private readonly reflected: Int32Array;
+  /** Per resource: reads sent on the wire so far (their ordinals, which no crash resets). */
+  private readonly readsSent: Float64Array;
+  /** The read ordinal of the response being delivered now (0 for other events). */
+  private responseOrdinal = 0;
+  /** Learned revocations (resource, subject) whose content the client has not stopped serving yet. */
+  private readonly purgesPending: { resource: number; subject: string }[] = [];
 
   constructor(
     private readonly world: ObservedWorld,
     private readonly uris: readonly string[],
   ) {
     this.served = uris.map(() => undefined);
+    this.reflected = new Int32Array(uris.length);
+    this.readsSent = new Float64Array(uris.length);
+  }
+
+  /** The client learned that `subject` lost access to `resource` (from the feed, or a denied read). */
+  learned(resource: number, subject: string): void {
+    this.purgesPending.push({ resource, subject });
   }
 
   /** A new event reaches the client (a command, a timer, a connection change). */
   event(cause: number): void {
     this.cause = cause;
     this.response = null;
+    this.responseOrdinal = 0;
   }
 
   /** The client sent `message` on session `generation` (judged as a RequestSent when it is a resources/* request). */
   sent(generation: number, id: string | number, method: string, params: Record<string, unknown> | undefined): void {
-    this.requests.set(`${generation}:${id}`, { cause: this.cause, sentAtMs: this.world.nowMs, response: null });
-    if (!resourceMethods.has(method)) return;
     const uri = typeof params?.uri === 'string' ? params.uri : '';
+    const resource = method === 'resources/read' ? this.uris.indexOf(uri) : -1;
+    const ordinal = resource >= 0 ? ++this.readsSent[resource]! : 0;
+    this.requests.set(`${generation}:${id}`, { method, ordinal, cause: this.cause, sentAtMs: this.world.nowMs, response: null });
+    if (!resourceMethods.has(method)) return;
     const effect: ClientEffect = { type: 'RequestSent', requestId: this.nextRequestId++, sessionGeneration: generation, method: method as 'resources/read', uri };
-    this.judge([effect], () => `client → ${method}${uri === '' ? '' : ` ${uri}`} (session ${generation})`);
+    this.judge([effect], () => `client → ${method}${uri === '' ? '' : ` ${uri}`} (session ${generation})${extraParams(params)}`);
   }
 
   request(generation: number, id: string | number): WireRequest | undefined {
@@ -80,17 +102,23 @@ export class BlackBoxObserver {
     this.requests.delete(`${generation}:${id}`);
     this.cause = record?.cause ?? causeConnection;
     this.response = record?.response ?? null;
+    this.responseOrdinal = record?.ordinal ?? 0;
     const response = this.response;
-    if (response !== null && this.world.currentSession(generation)) learnFromResponse(this.world.oracle, this.world.timeline, response, this.world.nowMs);
+    if (response !== null && this.world.currentSession(generation)) {
+      learnFromResponse(this.world.oracle, this.world.timeline, response, this.world.nowMs);
+      if (response.deniedSubject >= 0) this.learned(response.resource, subjects[response.deniedSubject]!);
+    }
     const timeline = this.world.timeline;
     if (timeline === null || response === null) return;
-    const outcome = response.outcome.type === 'error' ? `error ${String(response.outcome.code)}` : response.resource >= 0 && response.exists && response.list === null ? `[truth ${this.uris[response.resource]} v${response.version}]` : 'ok';
-    timeline.note(this.world.nowMs, `→ client: response on session ${generation}: ${outcome}`);
+    const method = record?.method ?? '?';
+    const outcome = response.outcome.type === 'error' ? `error ${String(response.outcome.code)}` : method === 'resources/read' && response.exists ? `[truth ${this.uris[response.resource]} v${response.version}]` : 'ok';
+    timeline.note(this.world.nowMs, `→ client: ${method} response on session ${generation}: ${outcome}`);
   }
 
   /** A notification reached the client end of session `generation`. */
   notificationDelivered(generation: number, truth: NotificationMessage): void {
     this.response = null;
+    this.responseOrdinal = 0;
     const current = this.world.currentSession(generation);
     this.cause = current ? causeNotification : causeOldNotification;
     if (truth.listChanged) return;
@@ -99,12 +127,28 @@ export class BlackBoxObserver {
   }
 
   /** After an event settled: what `get` serves now, per resource. */
-  look(get: (uri: string, resource: number) => string | undefined, subjectOf: (resource: number) => string): void {
+  look(get: (uri: string, subject: string) => string | undefined, subjectOf: (resource: number) => string): void {
     for (let resource = 0; resource < this.uris.length; resource++) {
-      const text = get(this.uris[resource]!, resource);
-      if (text === this.served[resource]) continue;
-      this.changed(resource, text, subjectOf(resource));
+      const text = get(this.uris[resource]!, subjectOf(resource));
+      if (text !== this.served[resource]) this.changed(resource, text, subjectOf(resource));
+      else if (text === undefined) this.deletionReflected(resource);
     }
+    for (let index = this.purgesPending.length - 1; index >= 0; index--) {
+      const pending = this.purgesPending[index]!;
+      const uri = this.uris[pending.resource]!;
+      if (get(uri, pending.subject) !== undefined) continue;
+      this.purgesPending.splice(index, 1);
+      this.judge([{ type: 'PurgeDone', uri, subject: pending.subject, invalidatedEntries: 0 }], () => `get(${uri}) serves nothing to ${pending.subject}, who lost access`);
+    }
+  }
+
+  /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
+  private deletionReflected(resource: number): void {
+    const response = this.response;
+    if (response === null || response.resource !== resource || response.exists || response.version <= this.reflected[resource]!) return;
+    this.reflected[resource] = response.version;
+    const uri = this.uris[resource]!;
+    this.judge([{ type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) }], () => `get(${uri}) still serves nothing (read: not found)`);
   }
 
   /** A serve command: `get` returned `text` for `uri` to `subject`. */
@@ -122,10 +166,13 @@ export class BlackBoxObserver {
       if (before === undefined) return;
       const response = this.response;
       const notFound = response !== null && response.resource === resource && !response.exists;
-      const effect: ClientEffect = notFound ? { type: 'TombstonePending', uri, readOrdinal: 0 } : { type: 'PurgeDone', uri, subject, invalidatedEntries: 0 };
+      if (notFound) this.reflected[resource] = Math.max(this.reflected[resource]!, response.version);
+      const effect: ClientEffect = notFound ? { type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) } : { type: 'PurgeDone', uri, subject, invalidatedEntries: 0 };
       this.judge([effect], () => `get(${uri}) serves nothing now${notFound ? ' (read: not found)' : ''}`);
       return;
     }
+    const version = parseContent(text)?.version ?? 0;
+    if (version > this.reflected[resource]!) this.reflected[resource] = version;
     const effect: ClientEffect = {
       type: 'VersionAccepted',
       uri,
@@ -133,12 +180,22 @@ export class BlackBoxObserver {
       encoding: 'text',
       mimeType: 'text/plain',
       digest: text,
-      readOrdinal: 0,
+      readOrdinal: this.ordinalFor(resource),
       watermarkBefore: 0,
       subscriptionGeneration: 0,
       sessionGeneration: this.world.sessionGeneration,
     };
     this.judge([effect], () => `get(${uri}) now serves ${this.world.oracle.describeContent(text)}`);
+  }
+
+  /**
+   * The read ordinal an accept of `resource` is judged with: the answered read's wire order when this event
+   * is a response to a read of it; otherwise (content from a timer, a store, a command) the latest read sent.
+   */
+  private ordinalFor(resource: number): number {
+    const response = this.response;
+    if (response !== null && response.resource === resource && this.responseOrdinal > 0) return this.responseOrdinal;
+    return this.readsSent[resource]!;
   }
 
   /** Judges synthesized effects; the timeline gets one line (`what`), marked with what it broke. */
@@ -155,4 +212,13 @@ export class BlackBoxObserver {
     for (let index = violationsBefore; index < oracle.violations.length; index++) timeline.lines[line] += `   ${violationMarker} ${oracle.violations[index]!.invariant}`;
     timeline.effects(world.nowMs, [], oracle, violationsBefore);
   }
+}
+
+/** A request's params besides its URI, as shown on the timeline (so what differs between two runs is named). */
+function extraParams(params: Record<string, unknown> | undefined): string {
+  if (params === undefined) return '';
+  const { uri: _uri, ...rest } = params;
+  if (Object.keys(rest).length === 0) return '';
+  const text = JSON.stringify(rest);
+  return ` ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
 }

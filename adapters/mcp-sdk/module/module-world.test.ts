@@ -1,0 +1,75 @@
+/**
+ * The module world's guarantees: a run is a function of the seed (the same trace twice), a client that
+ * escapes virtual time is caught by the self-check with the divergent timeline line named, and faults of
+ * unclaimed features are not applicable rather than failures.
+ */
+import { describe, expect, it } from 'vitest';
+import { findScenario, swarm } from '../../../scenarios/catalog.js';
+import { applicabilityOf } from '../../../sim/applicability.js';
+import { faultIndex } from '../../../sim/faults.js';
+import type { ModuleClient } from './contract.js';
+import { moduleApplicability, moduleSelfCheck } from './module-gate.js';
+import { runModuleInterleaving } from './module-world.js';
+
+async function fixture(name: string): Promise<ModuleClient> {
+  return ((await import(`../../../test/fixtures/modules/${name}.mjs`)) as { default: ModuleClient }).default;
+}
+
+async function example(name: string): Promise<ModuleClient> {
+  return ((await import(`../../../examples/${name}/client.mjs`)) as { default: ModuleClient }).default;
+}
+
+describe('determinism of module clients', () => {
+  it('the same seed gives the same trace hash and timeline (fake timers, seeded Math.random)', async () => {
+    const client = await example('fixed-kb');
+    const scenario = findScenario('reconnect')!;
+    const first = await runModuleInterleaving(99, scenario, client, { trace: true, record: false });
+    const second = await runModuleInterleaving(99, scenario, client, { trace: true, record: false });
+    expect(second.traceHash).toBe(first.traceHash);
+    expect(second.timeline).toEqual(first.timeline);
+    expect(first.timeline!.length).toBeGreaterThan(20);
+  }, 60_000);
+
+  it('a client reading the real wall clock is caught by the self-check, which names the divergent line', async () => {
+    const check = await moduleSelfCheck(5, findScenario('read-race')!, await fixture('wall-clock'), [0, 1, 2], 1);
+    expect(check.nondeterministic_interleavings).toBeGreaterThan(0);
+    const mismatch = check.mismatches[0]!;
+    expect(mismatch.line).toBeGreaterThan(0);
+    expect(mismatch.first).not.toBe(mismatch.second);
+  }, 60_000);
+
+  it('a client using a real setTimeout captured before the run is caught by the self-check', async () => {
+    const check = await moduleSelfCheck(5, findScenario('read-race')!, await fixture('real-timer'), [0, 1, 2, 3], 1);
+    expect(check.nondeterministic_interleavings).toBeGreaterThan(0);
+    expect(check.mismatches[0]!.line).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('features a client does not claim are not applicable', () => {
+  it('swarm for a client without catalogs or crash recovery: list faults and client-crash are off, not required', () => {
+    const applicability = applicabilityOf(swarm, { catalogs: false, crashRecovery: false });
+    expect(applicability.scenarioNotApplicable).toBeNull();
+    const off = applicability.notApplicable.map((entry) => entry.fault);
+    expect(off).toEqual(expect.arrayContaining(['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'client-crash']));
+    expect(applicability.scenario.sometimes).not.toContain('cursor-cycle');
+    expect(applicability.scenario.sometimes).toContain('disconnect');
+  });
+
+  it('the client-crash and cursor-cycle scenarios do not apply to such a client; with the features claimed they do', () => {
+    expect(applicabilityOf(findScenario('client-crash')!, { catalogs: false, crashRecovery: false }).scenarioNotApplicable).toMatch(/crashRecovery/);
+    expect(applicabilityOf(findScenario('cursor-cycle')!, { catalogs: false, crashRecovery: true }).scenarioNotApplicable).toMatch(/catalogs/);
+    expect(applicabilityOf(findScenario('client-crash')!, { catalogs: true, crashRecovery: true }).notApplicable).toEqual([]);
+  });
+
+  it('a never-listing client without crash recovery passes swarm interleavings, in which those faults never fire', async () => {
+    const client = await example('fixed-kb');
+    const scenario = moduleApplicability(swarm, client).scenario;
+    for (let seed = 1; seed <= 6; seed++) {
+      const result = await runModuleInterleaving(seed, scenario, client, { trace: false, record: false });
+      expect(result.oracle.violations).toEqual([]);
+      expect(result.faultCounts[faultIndex['client-crash']]).toBe(0);
+      expect(result.faultCounts[faultIndex['cursor-cycle']]).toBe(0);
+      expect(result.plan.faults['client-crash']).toBeUndefined();
+    }
+  }, 120_000);
+});
