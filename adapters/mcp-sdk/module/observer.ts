@@ -36,6 +36,8 @@ export interface ObservedWorld {
   readonly sessionGeneration: number;
   readonly oracle: Oracle;
   readonly timeline: Timeline | null;
+  /** Per resource: the workload wants it watched now. */
+  readonly wanted: Uint8Array;
   currentSession(generation: number): boolean;
 }
 
@@ -145,7 +147,7 @@ export class BlackBoxObserver {
   /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
   private deletionReflected(resource: number): void {
     const response = this.response;
-    if (response === null || response.resource !== resource || response.exists || response.version <= this.reflected[resource]!) return;
+    if (response === null || response.resource !== resource || response.exists || response.version <= this.reflected[resource]! || this.world.wanted[resource] === 0) return;
     this.reflected[resource] = response.version;
     const uri = this.uris[resource]!;
     this.judge([{ type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) }], () => `get(${uri}) still serves nothing (read: not found)`);
@@ -165,7 +167,7 @@ export class BlackBoxObserver {
     if (text === undefined) {
       if (before === undefined) return;
       const response = this.response;
-      const notFound = response !== null && response.resource === resource && !response.exists;
+      const notFound = response !== null && response.resource === resource && !response.exists && this.world.wanted[resource] === 1;
       if (notFound) this.reflected[resource] = Math.max(this.reflected[resource]!, response.version);
       const effect: ClientEffect = notFound ? { type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) } : { type: 'PurgeDone', uri, subject, invalidatedEntries: 0 };
       this.judge([effect], () => `get(${uri}) serves nothing now${notFound ? ' (read: not found)' : ''}`);
