@@ -1,0 +1,89 @@
+/**
+ * `--client ./module.mjs` end to end through `main`: a module client is caught and shrunk, the printed
+ * replay commands work when pasted, and the report does not depend on --workers or on sharding + merge.
+ * (Workers run dist/cli/worker.js: build first.)
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../test/cli-io.js';
+
+const naive = './examples/naive-kb/client.mjs';
+let scratch = '';
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'fencesim-module-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+function deterministicPart(text: string): string {
+  return text.slice(0, text.indexOf('"timing"'));
+}
+
+/** The arguments of a printed `npx fencesim ...` command line. */
+function pasted(line: string): string[] {
+  return line.trim().replace(/^npx fencesim /, '').split(/\s+/);
+}
+
+describe('gate --client ./examples/naive-kb/client.mjs', () => {
+  it('fails read-race, prints commands naming the module path that work when pasted, and shrinks the stale read', async () => {
+    const out = join(scratch, 'naive');
+    const gate = await runCli(['gate', '--client', naive, '--scenario', 'read-race', '--interleavings', '30', '--seed', '3', '--workers', '1', '--out', out]);
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toContain(`reproduce this run: npx fencesim gate --seed 3 --interleavings 30 --scenario read-race --client ${naive}`);
+    expect(gate.stdout).toMatch(/module client +naive-kb: claims subscriptions/);
+    const replayLine = gate.stdout.split('\n').find((line) => line.includes('npx fencesim replay --seed'))!;
+    expect(replayLine).toContain(`--client ${naive}`);
+    const replay = await runCli(pasted(replayLine));
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toContain('verdict: VIOLATION version_regression');
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    report.shrunk = report.failures[0].shrunk;
+    expect(report.shrunk.invariant).toBe('version_regression');
+    expect(report.shrunk.timelineLines).toBeLessThanOrEqual(30);
+    expect(report.shrunk.timeline.some((line: string) => line.includes('<== version_regression'))).toBe(true);
+    const fileReplay = await runCli(['replay', '--file', join(out, report.shrunk.file)]);
+    expect(fileReplay.code).toBe(1);
+    expect(fileReplay.stdout).toContain('<== version_regression');
+    const shrinkLine = `shrink --seed ${/--seed (\d+)/.exec(replayLine)![1]} --scenario read-race --client ${naive} --out ${join(scratch, 'min.json')} --attempts 40`;
+    const shrink = await runCli(shrinkLine.split(' '));
+    expect(shrink.code).toBe(1);
+    expect(shrink.stdout).toContain(`replay it: npx fencesim replay --file ${join(scratch, 'min.json')}`);
+  }, 240_000);
+
+  it('gives the same report.json (apart from timing) with --workers 1, --workers 2 and 4 shards merged', async () => {
+    const base = ['--client', naive, '--scenario', 'read-race', '--interleavings', '24', '--seed', '9', '--no-shrink'];
+    const one = join(scratch, 'w1');
+    const two = join(scratch, 'w2');
+    const first = await runCli(['gate', ...base, '--workers', '1', '--out', one]);
+    const second = await runCli(['gate', ...base, '--workers', '2', '--out', two]);
+    expect(second.code).toBe(first.code);
+    const whole = deterministicPart(await readFile(join(one, 'report.json'), 'utf8'));
+    expect(deterministicPart(await readFile(join(two, 'report.json'), 'utf8'))).toBe(whole);
+    const shards: string[] = [];
+    for (let index = 1; index <= 4; index++) {
+      const dir = join(scratch, `shard-${index}`);
+      shards.push(dir);
+      await runCli(['gate', ...base, '--workers', '1', '--shard', `${index}/4`, '--out', dir]);
+    }
+    const merged = join(scratch, 'merged');
+    const merge = await runCli(['merge', ...shards, '--out', merged]);
+    expect(merge.code).toBe(first.code);
+    expect(deterministicPart(await readFile(join(merged, 'report.json'), 'utf8'))).toBe(whole);
+  }, 240_000);
+
+  it('a scenario built on an unclaimed feature is not applicable (exit 0), and a bad module path exits 2 naming it', async () => {
+    const crash = await runCli(['gate', '--client', naive, '--scenario', 'client-crash', '--interleavings', '5', '--out', join(scratch, 'na')]);
+    expect(crash.code).toBe(0);
+    expect(crash.stdout).toContain('not applicable');
+    expect(crash.stdout).toContain('crashRecovery');
+    const missing = await runCli(['gate', '--client', './examples/nope/client.mjs', '--interleavings', '5', '--out', join(scratch, 'bad')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--client ./examples/nope/client.mjs: no such file');
+    const notClient = await runCli(['gate', '--client', './package.json', '--interleavings', '5', '--out', join(scratch, 'bad2')]);
+    expect(notClient.code).toBe(2);
+    expect(notClient.stderr).toContain('--client ./package.json');
+  }, 120_000);
+});
