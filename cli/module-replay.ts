@@ -126,12 +126,16 @@ export async function moduleRunInput(
     }
     return { input: { seed: options.seed!, scenario: options.scenario!, path: loaded.path, client: loaded.module, decisions: null, file: null }, invariant: null };
   }
-  const content = await loadReplayFile(command, options.file);
-  const client = loaded ?? (isModulePath(content.runSpec.client) ? await loadClientModule(content.runSpec.client, command) : null);
-  if (client?.kind !== 'module') return null;
+  if (loaded !== null && loaded.kind !== 'module') return null;
   if (options.seed !== undefined || options.scenario !== undefined) {
+    if (loaded === null) return null; // the reducer path reports it, in its order
     throw new UsageError('--file takes the seed and the scenario from the file: give --file without --seed and --scenario', command);
   }
+  // Without --client, only a readable file naming a module path is ours; every other problem is the reducer path's to report.
+  const content = loaded !== null ? await loadReplayFile(command, options.file) : await loadReplayFile(command, options.file).catch(() => null);
+  if (content === null) return null;
+  const client = loaded ?? (isModulePath(content.runSpec.client) ? await loadClientModule(content.runSpec.client, command) : null);
+  if (client?.kind !== 'module') return null;
   const scenario = findScenario(content.runSpec.scenario);
   if (scenario === undefined) throw new UsageError(`--file ${options.file}: runSpec.scenario ${JSON.stringify(content.runSpec.scenario)} is not a known scenario (known: ${scenarioNames().join(', ')})`, command);
   return {

@@ -20,12 +20,12 @@ export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'clie
 export async function replayCommandRun(argv: readonly string[], io: Io): Promise<number> {
   const taken = await takeClientModule(argv, 'replay');
   const options = parseOptions('replay', taken.argv, replayOptions);
-  const module = await moduleRunInput('replay', options, taken.loaded);
-  if (module !== null) return moduleReplay(module.input, module.invariant, io);
-  if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   if (options.transport === 'sdk' && options.file !== undefined) {
     throw new UsageError('--transport sdk replays an interleaving by --seed --scenario --client (replay files hold pure-transport decisions)', 'replay');
   }
+  const module = await moduleRunInput('replay', options, taken.loaded);
+  if (module !== null) return moduleReplay(module.input, module.invariant, io);
+  if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   const input = await resolveRunInput('replay', options);
   const invariant = (input.file?.content.invariant ?? null) as InvariantName | null;
   const sdk = options.transport === 'sdk';
