@@ -5,6 +5,7 @@
 import { describe, expect, it, test } from 'vitest';
 import { deriveSeed } from '../sim/prng.js';
 import { gateTest, type GateTestChunk } from './vitest-gate.js';
+import { naiveOverwrite } from '../scenarios/naive.js';
 
 describe('gateTest: the reference on read-race, 300 interleavings in chunks of 100', () => {
   const chunks = gateTest({ test, seed: 42, interleavings: 300, scenario: 'read-race', client: 'reference', chunk: 100 });
@@ -58,5 +59,33 @@ describe('gateTest', () => {
     [{ seed: 1, interleavings: 10, part: '4/3' }, 'part: "4/3" has shard index 4'],
   ])('bad options throw at collection: %j', (options, fragment) => {
     expect(() => collect(options)).toThrow(fragment);
+  });
+});
+
+describe('gateTest with your own client', () => {
+  it('a module path runs the module client, and its replay commands name the path (they work when pasted)', async () => {
+    const bodies: (() => void | Promise<void>)[] = [];
+    gateTest({ test: (_name, fn) => void bodies.push(fn), seed: 3, interleavings: 10, scenario: 'read-race', client: './examples/naive-kb/client.mjs', chunk: 10, maxFailures: 1 });
+    const message = await Promise.resolve()
+      .then(() => bodies[0]!())
+      .then(
+        () => '',
+        (error: Error) => error.message,
+      );
+    expect(message).toContain('against ./examples/naive-kb/client.mjs');
+    expect(message).toMatch(/npx fencesim replay --seed \d+ --scenario read-race --client \.\/examples\/naive-kb\/client\.mjs/);
+  }, 120_000);
+
+  it('a reducer object the CLI cannot load gets an in-code replay, not an unpasteable --client NAME', () => {
+    const { bodies } = collect({ seed: 3, interleavings: 60, scenario: 'read-race', client: { ...naiveOverwrite, name: 'mine' }, chunk: 60, maxFailures: 1 });
+    let message = '';
+    try {
+      bodies[0]!();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('the CLI cannot load a client object');
+    expect(message).not.toContain('--client mine');
+    expect(message).toMatch(/runInterleaving\(\d+, findScenario\('read-race'\), yourClient/);
   });
 });
