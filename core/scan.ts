@@ -116,9 +116,10 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
     abandonPass(d, page.reason, page.detail);
     return;
   }
+  // One copy of the running pass per page, changed in place below (it is this step's own record).
   const next: DiscoveryScanRecord = {
     ...running,
-    uris: running.uris.concat(page.uris),
+    uris: page.uris.length === 0 ? running.uris : running.uris.concat(page.uris),
     pages: running.pages + 1,
     snapshotIds: page.snapshotId !== null && !running.snapshotIds.includes(page.snapshotId) ? running.snapshotIds.concat(page.snapshotId) : running.snapshotIds,
     snapshotForged: running.snapshotForged || isForged(d, running, page.snapshotId),
@@ -137,7 +138,7 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
     abandonPass(d, 'PAGE_LIMIT', `more than ${d.config.scanPagesMax} pages`);
     return;
   }
-  d.mutableDiscovery().running = { ...next, cursorDigests: next.cursorDigests.concat(cursorDigest) };
+  next.cursorDigests = next.cursorDigests.concat(cursorDigest);
   sendPage(d, page.nextCursor);
 }
 
@@ -203,7 +204,7 @@ function malformed(detail: string): ParsedPage {
 
 function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   const uris = [...new Set(pass.uris)].sort();
-  const complete: DiscoveryScanRecord = { ...pass, uris, uriSetDigest: contentDigest(uris.join('\n')), endMs: d.nowMs, status: 'COMPLETE' };
+  const complete: DiscoveryScanRecord = { ...pass, uris, uriSetDigest: uriSetDigest(uris), endMs: d.nowMs, status: 'COMPLETE' };
   const discovery = d.mutableDiscovery();
   discovery.running = null;
   d.setScanCursor(null);
@@ -228,6 +229,24 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   discovery.previous = complete;
   startPass(d);
 }
+
+/**
+ * The digest of a sorted URI set: SHA-256 of the URIs joined by newlines. Memoized (a pure function of its
+ * text; the same few sets recur in every pass), in a table cleared when it grows past its bound.
+ */
+export function uriSetDigest(sortedUris: readonly string[]): string {
+  const text = sortedUris.join('\n');
+  let digest = uriSetDigests.get(text);
+  if (digest === undefined) {
+    if (uriSetDigests.size >= URI_SET_DIGESTS_MAX) uriSetDigests.clear();
+    digest = contentDigest(text);
+    uriSetDigests.set(text, digest);
+  }
+  return digest;
+}
+
+const URI_SET_DIGESTS_MAX = 4096;
+const uriSetDigests = new Map<string, string>();
 
 function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, firstPassStartMs: number): void {
   const discovery = d.mutableDiscovery();

@@ -169,12 +169,11 @@ export class Draft {
   private revokedOwned = false;
   private urisOwned = false;
   private discoveryOwned = false;
-  /** Per-URI volatile records already copied in this step. */
-  private ownedUris: UriVolatile[] = [];
-  /** Deadline arrays already copied in this step. */
-  private ownedDeadlines: number[][] = [];
-  /** Subscription records already copied in this step. */
-  private ownedSubscriptions: ResourceSubscriptionRecord[] = [];
+  /**
+   * Records and arrays already copied in this step (per-URI volatile records, deadline arrays,
+   * subscription records): one list, since objects of different kinds are never identical.
+   */
+  private readonly owned: object[] = [];
 
   constructor(state: CoreState, nowMs: number, jitter: number) {
     this.config = state.config;
@@ -232,7 +231,7 @@ export class Draft {
   mutableSubscription(uri: string): ResourceSubscriptionRecord {
     const current = this.ledger.subscriptions[uri];
     if (current === undefined) throw new Error(`no subscription for ${uri}`);
-    if (this.ownedSubscriptions.includes(current)) return current;
+    if (this.owned.includes(current)) return current;
     const copy = cloneSubscription(current);
     this.putSubscription(copy);
     return copy;
@@ -245,7 +244,7 @@ export class Draft {
       this.subscriptionsOwned = true;
     }
     ledger.subscriptions[record.uri] = record;
-    this.ownedSubscriptions.push(record);
+    this.owned.push(record);
   }
 
   putVersion(uri: string, record: ResourceVersionRecord | undefined): void {
@@ -332,7 +331,7 @@ export class Draft {
   /** A copy of the URI's volatile state that this step may change (copied once per step). */
   private mutableUri(uri: string): UriVolatile {
     const current = this.volatile.uris[uri] ?? idleUri;
-    if (this.ownedUris.includes(current)) return current;
+    if (this.owned.includes(current)) return current;
     const volatile = this.mutableVolatile();
     if (!this.urisOwned) {
       volatile.uris = { ...volatile.uris };
@@ -349,7 +348,7 @@ export class Draft {
       notFoundEvidenceMs: current.notFoundEvidenceMs,
     };
     volatile.uris[uri] = copy;
-    this.ownedUris.push(copy);
+    this.owned.push(copy);
     return copy;
   }
 
@@ -414,7 +413,6 @@ export class Draft {
     volatile.uris = {};
     volatile.scanCursor = null;
     this.urisOwned = true;
-    this.ownedUris.length = 0;
   }
 
   timerDeadline(kind: TimerKind, uri: string): number {
@@ -433,9 +431,13 @@ export class Draft {
 
   private setDeadline(uri: string, index: number, deadlineMs: number): void {
     const state = this.mutableUri(uri);
-    if (!this.ownedDeadlines.includes(state.deadlines)) {
-      state.deadlines = state.deadlines.slice();
-      this.ownedDeadlines.push(state.deadlines);
+    if (!this.owned.includes(state.deadlines)) {
+      // An explicit copy: slice() of the frozen idle array takes a slow path.
+      const source = state.deadlines;
+      const copy: number[] = [];
+      for (let kind = 0; kind < source.length; kind++) copy.push(source[kind]!);
+      state.deadlines = copy;
+      this.owned.push(copy);
     }
     state.deadlines[index] = deadlineMs;
   }

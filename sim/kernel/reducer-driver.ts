@@ -4,12 +4,13 @@
  * transport's message delivery: what reaches the client on which session, and the stranding of
  * pre-crash responses (they may surface after the restart on their old session).
  */
-import { timerName, type ClientConfig, type ClientInput, type ClientUnderTest, type TimerId } from '../../core/types.js';
-import { interpretEffects, timerKeyOf, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
+import type { ClientConfig, ClientInput, ClientUnderTest, TimerId } from '../../core/types.js';
+import { interpretEffects, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
 import type { ClientDriver, CommandInput, WorldHost } from './host.js';
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, type StepTruth } from '../oracle.js';
 import type { ServerSession } from '../actors/server.js';
+import { TimerTable } from './timer-table.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
@@ -25,8 +26,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   state: unknown;
   /** Increases at every client crash: timers armed before it never fire. */
   private epoch = 0;
-  /** Timer key -> the deadline of its latest TimerArmed; earlier ones for the key are replaced. */
-  private readonly armedTimers = new Map<string, number>();
+  /** The deadline of each timer's latest TimerArmed; earlier ones for the timer are replaced. */
+  private readonly armedTimers = new TimerTable();
   private readonly truth: StepTruth = newStepTruth();
 
   constructor(
@@ -76,7 +77,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   timer(effect: TimerEffect, cause: number): void {
     const deadlineMs = effect.deadlineMs;
     if (deadlineMs < this.world.nowMs) return;
-    this.armedTimers.set(timerKeyOf(effect), deadlineMs);
+    this.armedTimers.arm(effect.timer, deadlineMs);
     this.world.enqueue(deadlineMs, Kind.Timer, cause, this.epoch, deadlineMs, effect.timer);
   }
 
@@ -85,10 +86,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   timerFired(event: SimEvent): void {
     if (event.session !== this.epoch) return; // armed by a client that has since crashed
     const timer = event.payload as TimerId;
-    const key = timerName(timer);
-    // Re-arming a key replaces its timer (as clearTimeout + setTimeout would): only the latest fires.
-    if (this.armedTimers.get(key) !== event.a) return;
-    this.armedTimers.delete(key);
+    // Re-arming a timer replaces it (as clearTimeout + setTimeout would): only the latest fires.
+    if (!this.armedTimers.takeIfLatest(timer, event.a)) return;
     this.step({ type: 'TimerFired', nowMs: this.world.nowMs, jitter: 0, timer, deadlineMs: event.a }, event.cause, null);
   }
 
