@@ -204,7 +204,7 @@ function malformed(detail: string): ParsedPage {
 
 function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   const uris = [...new Set(pass.uris)].sort();
-  const complete: DiscoveryScanRecord = { ...pass, uris, uriSetDigest: uriSetDigest(uris), endMs: d.nowMs, status: 'COMPLETE' };
+  const complete: DiscoveryScanRecord = { ...pass, uris, uriSetDigest: contentDigest(uris.join('\n')), endMs: d.nowMs, status: 'COMPLETE' };
   const discovery = d.mutableDiscovery();
   discovery.running = null;
   d.setScanCursor(null);
@@ -229,24 +229,6 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   discovery.previous = complete;
   startPass(d);
 }
-
-/**
- * The digest of a sorted URI set: SHA-256 of the URIs joined by newlines. Memoized (a pure function of its
- * text; the same few sets recur in every pass), in a table cleared when it grows past its bound.
- */
-export function uriSetDigest(sortedUris: readonly string[]): string {
-  const text = sortedUris.join('\n');
-  let digest = uriSetDigests.get(text);
-  if (digest === undefined) {
-    if (uriSetDigests.size >= URI_SET_DIGESTS_MAX) uriSetDigests.clear();
-    digest = contentDigest(text);
-    uriSetDigests.set(text, digest);
-  }
-  return digest;
-}
-
-const URI_SET_DIGESTS_MAX = 4096;
-const uriSetDigests = new Map<string, string>();
 
 function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, firstPassStartMs: number): void {
   const discovery = d.mutableDiscovery();
