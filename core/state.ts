@@ -280,7 +280,9 @@ export class Draft {
   mutableDiscovery(): DiscoveryLedger {
     const ledger = this.mutableLedger();
     if (!this.discoveryOwned) {
-      ledger.discovery = { ...ledger.discovery };
+      const x = ledger.discovery;
+      // Explicit literal, not spread (as in mutableLedger); a new required field fails to compile here.
+      ledger.discovery = { nextScanId: x.nextScanId, wanted: x.wanted, rounds: x.rounds, running: x.running, previous: x.previous, catalog: x.catalog };
       this.discoveryOwned = true;
     }
     return ledger.discovery;
