@@ -3,6 +3,7 @@ import type { Decision } from '../chooser.js';
 import type { FaultCounts } from '../faults.js';
 import type { InvariantName, Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
+import type { RunOutcome } from '../verdict.js';
 
 export interface InterleavingOptions {
   /** Keep a readable timeline. */
@@ -17,6 +18,8 @@ export interface InterleavingOptions {
 
 export interface InterleavingResult {
   seed: number;
+  /** The run's tag (verdict.ts outcomeOf): a finished run is passed, safety or liveness. */
+  outcome: Extract<RunOutcome, 'passed' | 'safety' | 'liveness'>;
   plan: InterleavingPlan;
   oracle: Oracle;
   faultCounts: FaultCounts;
@@ -33,6 +36,9 @@ export interface InterleavingResult {
  * transport: reported with its index and seed. Crosses worker threads as structured data, never as text.
  */
 export class InterleavingCrash extends Error {
+  /** The run's tag (verdict.ts): a crash ends the gate with exitCodeOf('crashed'). */
+  readonly outcome: RunOutcome = 'crashed';
+
   constructor(
     readonly index: number,
     readonly seed: number,
