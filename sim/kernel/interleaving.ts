@@ -3,6 +3,7 @@ import type { Decision } from '../chooser.js';
 import type { FaultCounts } from '../faults.js';
 import type { InvariantName, Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
+import type { TimelineEntry } from '../timeline-entry.js';
 import type { RunOutcome } from '../verdict.js';
 
 export interface InterleavingOptions {
@@ -27,7 +28,10 @@ export interface InterleavingResult {
   steps: number;
   endMs: number;
   traceHash: number;
+  /** The timeline rendered as text (trace runs only). */
   timeline: string[] | null;
+  /** The same timeline as records (sim/timeline-entry.ts), for focusing. */
+  timelineEntries: TimelineEntry[] | null;
   decisions: Decision[] | null;
 }
 

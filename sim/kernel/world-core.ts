@@ -176,6 +176,7 @@ export abstract class WorldCore implements WorldHost {
       endMs: this.endMs,
       traceHash: this.traceHash >>> 0,
       timeline: this.timeline?.lines ?? null,
+      timelineEntries: this.timeline?.entries ?? null,
       decisions,
     };
   }
