@@ -11,6 +11,7 @@ export { canonicalizeUri, sameResource } from './core/uri.js';
 export { contentDigest } from './core/digest.js';
 export { runInterleaving, type InterleavingResult, type InterleavingOptions } from './sim/world.js';
 export { runRange, verdictOf, coverageOf, GateAccumulator, type RunSpec, type Failure } from './sim/gate.js';
+export { exitCodeOf, gateExitCodes, outcomeOf, runOutcomes, type GateOutcome, type RunOutcome, type VerdictEvidence } from './sim/verdict.js';
 export { safetyInvariants, invariantExplanations, type InvariantName } from './sim/oracle.js';
 export { faultNames, faultDescriptions, type FaultName, type FaultPlan } from './sim/faults.js';
 export { scenarios, findScenario } from './scenarios/catalog.js';

@@ -99,7 +99,7 @@ describe('help', () => {
 
 describe('gate', () => {
   const reportKeys = [
-    'schema', 'runSpec', 'interleavings', 'passed', 'reasons', 'counters', 'liveness', 'metrics', 'thresholds',
+    'schema', 'runSpec', 'interleavings', 'passed', 'outcome', 'reasons', 'counters', 'liveness', 'metrics', 'thresholds',
     'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures', 'determinism', 'accumulator', 'integrity', 'timing',
   ];
 

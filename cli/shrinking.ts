@@ -59,7 +59,7 @@ export function shrinkWithBudget(
   const after = replayStrict(seed, scenario, client, result.decisions, invariant, true);
   const violation = after.oracle.violations.find((entry) => entry.invariant === invariant) ?? null;
   const uris = after.plan.workload.resources.map((resource) => resource.uri);
-  const timeline = violationTimeline(after.timeline ?? [], invariant, violation?.uri ?? '', uris);
+  const timeline = violationTimeline(after.timelineEntries ?? [], invariant, violation?.uri ?? '', uris);
   return {
     seed,
     scenario,

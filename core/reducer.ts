@@ -19,7 +19,7 @@ import {
 import { forgetRevocation, learnGrant, learnRevocation, permissionDeniedCode, serve } from './authorization.js';
 import { checkInput, normalizeCapabilities } from './input-check.js';
 import { checkRequestId, checkUri, interpretNotification, interpretRead, isObject } from './protocol.js';
-import { durableLedger, recoverFromLedger } from './recovery.js';
+import { durableLedger, recoverFromLedger, recoverStep } from './recovery.js';
 import { abandonPass, decideCompletenessTask, onListChanged, onListPage, requestDiscovery } from './scan.js';
 import { Draft, initialState, type CoreState, type InflightRequest, type Ledger } from './state.js';
 import type { ClientInput, ClientUnderTest, ResponseOutcome, ServerCapabilities, StepResult, TimerId, WorkloadCommand } from './types.js';
@@ -417,5 +417,5 @@ export const referenceClient: ClientUnderTest<CoreState> = {
   init: initialState,
   step,
   durable: durableLedger,
-  recover: (config, durable) => recoverFromLedger(config, durable as Ledger),
+  recover: (config, durable) => recoverStep(config, durable as Ledger),
 };

@@ -92,7 +92,9 @@ export function abandonPass(d: Draft, reason: ScanAbandonReason, detail: string)
 export function onListChanged(d: Draft): void {
   const discovery = d.mutableDiscovery();
   if (discovery.running !== null) {
-    discovery.running = { ...discovery.running, notificationsObserved: discovery.running.notificationsObserved + 1 };
+    const running = copyScan(discovery.running);
+    running.notificationsObserved += 1;
+    discovery.running = running;
     return;
   }
   discovery.previous = null;
@@ -116,13 +118,12 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
     abandonPass(d, page.reason, page.detail);
     return;
   }
-  const next: DiscoveryScanRecord = {
-    ...running,
-    uris: running.uris.concat(page.uris),
-    pages: running.pages + 1,
-    snapshotIds: page.snapshotId !== null && !running.snapshotIds.includes(page.snapshotId) ? running.snapshotIds.concat(page.snapshotId) : running.snapshotIds,
-    snapshotForged: running.snapshotForged || isForged(d, running, page.snapshotId),
-  };
+  // One copy of the running pass per page, changed in place below (it is this step's own record).
+  const next = copyScan(running);
+  if (page.uris.length > 0) next.uris = running.uris.concat(page.uris);
+  next.pages = running.pages + 1;
+  if (page.snapshotId !== null && !running.snapshotIds.includes(page.snapshotId)) next.snapshotIds = running.snapshotIds.concat(page.snapshotId);
+  next.snapshotForged = running.snapshotForged || isForged(d, running, page.snapshotId);
   d.mutableDiscovery().running = next;
   if (page.nextCursor === null) {
     completePass(d, next);
@@ -137,8 +138,28 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
     abandonPass(d, 'PAGE_LIMIT', `more than ${d.config.scanPagesMax} pages`);
     return;
   }
-  d.mutableDiscovery().running = { ...next, cursorDigests: next.cursorDigests.concat(cursorDigest) };
+  next.cursorDigests = next.cursorDigests.concat(cursorDigest);
   sendPage(d, page.nextCursor);
+}
+
+/** A copy of a scan record, fields in declaration order (an explicit literal: faster than a spread here). */
+function copyScan(r: DiscoveryScanRecord): DiscoveryScanRecord {
+  return {
+    schema: r.schema,
+    scanId: r.scanId,
+    pass: r.pass,
+    sessionGeneration: r.sessionGeneration,
+    firstRequestMs: r.firstRequestMs,
+    cursorDigests: r.cursorDigests,
+    uris: r.uris,
+    uriSetDigest: r.uriSetDigest,
+    notificationsObserved: r.notificationsObserved,
+    snapshotIds: r.snapshotIds,
+    snapshotForged: r.snapshotForged,
+    pages: r.pages,
+    endMs: r.endMs,
+    status: r.status,
+  };
 }
 
 /**
@@ -203,7 +224,11 @@ function malformed(detail: string): ParsedPage {
 
 function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   const uris = [...new Set(pass.uris)].sort();
-  const complete: DiscoveryScanRecord = { ...pass, uris, uriSetDigest: contentDigest(uris.join('\n')), endMs: d.nowMs, status: 'COMPLETE' };
+  const complete = copyScan(pass);
+  complete.uris = uris;
+  complete.uriSetDigest = contentDigest(uris.join('\n'));
+  complete.endMs = d.nowMs;
+  complete.status = 'COMPLETE';
   const discovery = d.mutableDiscovery();
   discovery.running = null;
   d.setScanCursor(null);

@@ -1,158 +1,27 @@
 /**
- * The reference core's state: a durable ledger (survives a client crash, SPEC §3.9) and volatile parts
- * (connection, in-flight requests, timers). Plain serializable data: JSON round-trips.
- *
- * `Draft` is the copy-on-write view a single `step` works on: each container and record is copied at most
- * once per step, the input state is never mutated, and `commit()` yields the next state.
+ * `Draft`: the copy-on-write view a single `step` works on. Each container and record of the state
+ * (state-shape.ts) is copied at most once per step, the input state is never mutated, and `commit()`
+ * yields the next state.
  */
-import { emptyDiscovery, type DerivedRecord, type DiscoveryLedger } from './records.js';
-import type {
-  ClientConfig,
-  ClientEffect,
-  ReadReason,
-  RequestMethod,
-  ResourceSubscriptionRecord,
-  ResourceVersionRecord,
-  ServerCapabilities,
-  TimerKind,
-} from './types.js';
+import type { DerivedRecord, DiscoveryLedger } from './records.js';
+import { cloneSubscription, type CoreState, type InflightKind, type InflightRequest, type Ledger, type UriVolatile, type Volatile } from './state-shape.js';
+import type { ClientConfig, ClientEffect, ReadReason, RequestMethod, ResourceSubscriptionRecord, ResourceVersionRecord, TimerKind } from './types.js';
 import { timerKinds } from './types.js';
 
-export interface Ledger {
-  schema: 'fencesim.ledger.v1';
-  /** Highest session generation this client has seen. */
-  sessionGeneration: number;
-  /** Request ids are durable so that a response to a pre-crash request can never match a new one. */
-  nextRequestId: number;
-  nextSubscriptionGeneration: number;
-  closeEpoch: number;
-  outboxSequence: number;
-  /** Canonical URI -> current subscription record (the latest generation for that URI). */
-  subscriptions: Record<string, ResourceSubscriptionRecord>;
-  /** Canonical URI -> last accepted version (the cache; purged on revocation and confirmed deletion). */
-  versions: Record<string, ResourceVersionRecord>;
-  /** Canonical URI -> the derived index entries built from its cached version (lineage). */
-  derived: Record<string, DerivedRecord>;
-  /**
-   * `subject uri` -> when the client learned that the subject lost access. Kept only for the subject of
-   * the URI's subscription record (at most one entry per record): a revocation of anything else is
-   * announced and purged but not stored, so the feed cannot grow the ledger (see authorization.ts).
-   */
-  revoked: Record<string, number>;
-  discovery: DiscoveryLedger;
-}
-
-export type InflightKind = 'read' | 'subscribe' | 'unsubscribe' | 'list';
-
-export interface InflightRequest {
-  requestId: number;
-  kind: InflightKind;
-  uri: string;
-  sessionGeneration: number;
-  subscriptionGeneration: number;
-  readOrdinal: number;
-  reason: ReadReason | null;
-  sentAtMs: number;
-}
-
+export * from './state-shape.js';
 export { timerKinds, type TimerKind } from './types.js';
 
-/** Volatile state of one URI: requests in flight, read coalescing, armed timers (-1 = not armed). */
-export interface UriVolatile {
-  requests: InflightRequest[];
-  /** Reads of the current subscription generation still in flight. */
-  inFlight: number;
-  /** An `updated` pulse arrived while a read was in flight: one follow-up read when it settles. */
-  dirty: boolean;
-  /** When the current debounce window opened (UPDATE_SEEN), or -1. */
-  pulseAtMs: number;
-  /** Deadlines by timer kind, in `timerKinds` order. A TimerFired whose deadline differs is stale. */
-  deadlines: number[];
-  /** Cached content may be served until this time (authorization lease), -1 when none. */
-  leaseUntilMs: number;
-  /**
-   * Deletion confirmation, step 1: a reconciled catalog lacked this TOMBSTONE_PENDING URI, so a not-found
-   * read with an ordinal above this counts as evidence. -1 when no confirmation is pending.
-   */
-  confirmAfterOrdinal: number;
-  /**
-   * Step 2: when that not-found arrived (-1: none yet). The deletion is confirmed by the next reconciled
-   * catalog that still lacks the URI and whose first pass began after this time.
-   */
-  notFoundEvidenceMs: number;
-}
-
-export interface Volatile {
-  connected: boolean;
-  sessionGeneration: number;
-  capabilities: ServerCapabilities | null;
-  /** Canonical URI -> its volatile state. Entries are replaced, never deleted (keeps objects fast). */
-  uris: Record<string, UriVolatile>;
-  /** The opaque cursor of the running discovery pass: volatile only, never persisted. */
-  scanCursor: string | null;
-}
-
-export interface CoreState {
-  config: ClientConfig;
-  ledger: Ledger;
-  volatile: Volatile;
-}
-
-export function emptyLedger(): Ledger {
-  return {
-    schema: 'fencesim.ledger.v1',
-    sessionGeneration: 0,
-    nextRequestId: 1,
-    nextSubscriptionGeneration: 1,
-    closeEpoch: 0,
-    outboxSequence: 0,
-    subscriptions: {},
-    versions: {},
-    derived: {},
-    revoked: {},
-    discovery: emptyDiscovery(),
-  };
-}
-
-export function emptyVolatile(): Volatile {
-  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null };
-}
-
+/** The volatile state of a URI with nothing in flight and nothing armed (shared, frozen). */
 const idleUri: UriVolatile = Object.freeze({
   requests: Object.freeze([]) as unknown as InflightRequest[],
   inFlight: 0,
   dirty: false,
   pulseAtMs: -1,
-  deadlines: Object.freeze([-1, -1, -1, -1, -1, -1, -1]) as unknown as number[],
+  deadlines: Object.freeze(timerKinds.map(() => -1)) as unknown as number[],
   leaseUntilMs: -1,
   confirmAfterOrdinal: -1,
   notFoundEvidenceMs: -1,
 });
-
-export function initialState(config: ClientConfig): CoreState {
-  return { config, ledger: emptyLedger(), volatile: emptyVolatile() };
-}
-
-export function cloneSubscription(r: ResourceSubscriptionRecord): ResourceSubscriptionRecord {
-  return {
-    schema: r.schema,
-    subject: r.subject,
-    serverId: r.serverId,
-    uri: r.uri,
-    sessionGeneration: r.sessionGeneration,
-    capabilityReceipt: r.capabilityReceipt,
-    subscriptionGeneration: r.subscriptionGeneration,
-    startMs: r.startMs,
-    endMs: r.endMs,
-    lastIssuedOrdinal: r.lastIssuedOrdinal,
-    lastAcceptedOrdinal: r.lastAcceptedOrdinal,
-    lastAcceptedDigest: r.lastAcceptedDigest,
-    closeOrdinal: r.closeOrdinal,
-    closeEpoch: r.closeEpoch,
-    unsubscribeAttempts: r.unsubscribeAttempts,
-    state: r.state,
-  };
-}
 
 export class Draft {
   readonly config: ClientConfig;
@@ -169,12 +38,11 @@ export class Draft {
   private revokedOwned = false;
   private urisOwned = false;
   private discoveryOwned = false;
-  /** Per-URI volatile records already copied in this step. */
-  private ownedUris: UriVolatile[] = [];
-  /** Deadline arrays already copied in this step. */
-  private ownedDeadlines: number[][] = [];
-  /** Subscription records already copied in this step. */
-  private ownedSubscriptions: ResourceSubscriptionRecord[] = [];
+  /**
+   * Records and arrays already copied in this step (per-URI volatile records, deadline arrays,
+   * subscription records): one list, since objects of different kinds are never identical.
+   */
+  private readonly owned: object[] = [];
 
   constructor(state: CoreState, nowMs: number, jitter: number) {
     this.config = state.config;
@@ -232,7 +100,7 @@ export class Draft {
   mutableSubscription(uri: string): ResourceSubscriptionRecord {
     const current = this.ledger.subscriptions[uri];
     if (current === undefined) throw new Error(`no subscription for ${uri}`);
-    if (this.ownedSubscriptions.includes(current)) return current;
+    if (this.owned.includes(current)) return current;
     const copy = cloneSubscription(current);
     this.putSubscription(copy);
     return copy;
@@ -245,7 +113,7 @@ export class Draft {
       this.subscriptionsOwned = true;
     }
     ledger.subscriptions[record.uri] = record;
-    this.ownedSubscriptions.push(record);
+    this.owned.push(record);
   }
 
   putVersion(uri: string, record: ResourceVersionRecord | undefined): void {
@@ -281,7 +149,9 @@ export class Draft {
   mutableDiscovery(): DiscoveryLedger {
     const ledger = this.mutableLedger();
     if (!this.discoveryOwned) {
-      ledger.discovery = { ...ledger.discovery };
+      const x = ledger.discovery;
+      // Explicit literal, not spread (as in mutableLedger); a new required field fails to compile here.
+      ledger.discovery = { nextScanId: x.nextScanId, wanted: x.wanted, rounds: x.rounds, running: x.running, previous: x.previous, catalog: x.catalog };
       this.discoveryOwned = true;
     }
     return ledger.discovery;
@@ -332,7 +202,7 @@ export class Draft {
   /** A copy of the URI's volatile state that this step may change (copied once per step). */
   private mutableUri(uri: string): UriVolatile {
     const current = this.volatile.uris[uri] ?? idleUri;
-    if (this.ownedUris.includes(current)) return current;
+    if (this.owned.includes(current)) return current;
     const volatile = this.mutableVolatile();
     if (!this.urisOwned) {
       volatile.uris = { ...volatile.uris };
@@ -349,7 +219,7 @@ export class Draft {
       notFoundEvidenceMs: current.notFoundEvidenceMs,
     };
     volatile.uris[uri] = copy;
-    this.ownedUris.push(copy);
+    this.owned.push(copy);
     return copy;
   }
 
@@ -414,7 +284,6 @@ export class Draft {
     volatile.uris = {};
     volatile.scanCursor = null;
     this.urisOwned = true;
-    this.ownedUris.length = 0;
   }
 
   timerDeadline(kind: TimerKind, uri: string): number {
@@ -433,9 +302,13 @@ export class Draft {
 
   private setDeadline(uri: string, index: number, deadlineMs: number): void {
     const state = this.mutableUri(uri);
-    if (!this.ownedDeadlines.includes(state.deadlines)) {
-      state.deadlines = state.deadlines.slice();
-      this.ownedDeadlines.push(state.deadlines);
+    if (!this.owned.includes(state.deadlines)) {
+      // An explicit copy: slice() of the frozen idle array takes a slow path.
+      const source = state.deadlines;
+      const copy: number[] = [];
+      for (let kind = 0; kind < source.length; kind++) copy.push(source[kind]!);
+      state.deadlines = copy;
+      this.owned.push(copy);
     }
     state.deadlines[index] = deadlineMs;
   }

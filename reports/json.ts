@@ -6,7 +6,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { coverageOf, GateAccumulator, GateVerdict, MetricReport, MetricThreshold, RunSpec } from '../sim/gate.js';
+import type { coverageOf, GateAccumulator, GateOutcome, GateVerdict, MetricReport, MetricThreshold, RunSpec } from '../sim/gate.js';
 import { convergenceBucketMs, revocationBucketMs, thresholds } from '../sim/gate.js';
 import { accumulatorSection, type AccumulatorSection } from './accumulator-json.js';
 import { writeFileAtomic } from './atomic-file.js';
@@ -153,6 +153,8 @@ export interface Report {
   runSpec: ReportRunSpec;
   interleavings: number;
   passed: boolean;
+  /** The verdict's outcome (sim/verdict.ts): passed, failed or nondeterministic; its exit code is gateExitCodes[outcome]. */
+  outcome: GateOutcome;
   reasons: string[];
   /** Every safety counter by name, in the oracle's order; each must be 0. */
   counters: Record<string, number>;
@@ -185,12 +187,11 @@ const determinismNotChecked: ReportDeterminism = { selfCheckRatioPercent: 0, che
 export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, coverage: Coverage, timing: ReportTiming, extras: ReportExtras = {}): Report {
   const spec = accumulator.spec;
   const determinism = determinismOf(extras.determinism ?? determinismNotChecked);
-  const reasons = [...verdict.reasons];
-  if (determinism.nondeterministic_interleavings > 0) {
-    reasons.push(
-      `nondeterministic_interleavings: ${determinism.nondeterministic_interleavings} of ${determinism.checked} sampled interleavings gave different trace hashes on two runs of the same seed`,
-    );
+  // The verdict (sim/gate.ts verdictOf) alone decides; it must have weighed this report's self-check.
+  if ((verdict.evidence.determinism?.nondeterministic_interleavings ?? 0) !== determinism.nondeterministic_interleavings) {
+    throw new Error('buildReport: the verdict was not given the determinism self-check this report carries (pass it to verdictOf)');
   }
+  const reasons = [...verdict.reasons];
   const failures = accumulator.failures.map(failureOf);
   if (failures.length > 0 && extras.shrunk !== undefined) failures[0]!.shrunk = shrunkOf(extras.shrunk);
   const runSpec: ReportRunSpec = runSpecOf(spec);
@@ -199,7 +200,8 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
     schema: reportSchema,
     runSpec,
     interleavings: accumulator.interleavings,
-    passed: verdict.passed && determinism.nondeterministic_interleavings === 0,
+    passed: verdict.passed,
+    outcome: verdict.outcome,
     reasons,
     counters: { ...verdict.counters },
     liveness: { ...verdict.liveness },

@@ -58,14 +58,13 @@ export function mergeReports(inputs: readonly MergeInput[], allowPartial: boolea
   const first = merged.failures[0];
   const source = first === undefined ? undefined : ordered.find((input) => input.report.failures[0]?.index === first.index);
   const shrunk = source?.report.failures[0]?.shrunk;
-  const report = buildReport(merged, verdictOf(merged, scenario), coverageOf(merged), timingOf(ordered), {
-    determinism: determinismOf(ordered),
+  const determinism = determinismOf(ordered);
+  const partialReason = missing.length > 0 ? `partial merge: ${missingText(inputs, missing)}; ${merged.interleavings} of ${spec.interleavings} interleavings merged` : undefined;
+  const verdict = verdictOf(merged, scenario, partialReason === undefined ? { determinism } : { determinism, partialReason });
+  const report = buildReport(merged, verdict, coverageOf(merged), timingOf(ordered), {
+    determinism,
     ...(shrunk === undefined ? {} : { shrunk }),
   });
-  if (missing.length > 0) {
-    report.passed = false;
-    report.reasons.push(`partial merge: ${missingText(inputs, missing)}; ${report.interleavings} of ${spec.interleavings} interleavings merged`);
-  }
   const shrunkFrom = source !== undefined && shrunk !== undefined && !('skipped' in shrunk) ? { input: source, file: (shrunk as ReportShrunk).file } : null;
   return { ok: true, output: { report, shrunkFrom, missing } };
 }

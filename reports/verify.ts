@@ -24,7 +24,7 @@ import { buildReport, runSpecOf, serializeFields, type Report, type ReportExtras
 import { fencesimVersion } from './version.js';
 
 /** The fields recomputed from the accumulator, compared in this order. */
-const recomputedFields = ['interleavings', 'passed', 'counters', 'liveness', 'metrics', 'thresholds', 'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures'] as const;
+const recomputedFields = ['interleavings', 'passed', 'outcome', 'counters', 'liveness', 'metrics', 'thresholds', 'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures'] as const;
 
 const timingFields = ['wallMs', 'interleavingsPerSecond', 'eventsPerSecond', 'peakRssBytes', 'selfCheckMs', 'shrinkMs'] as const;
 
@@ -72,8 +72,10 @@ function recomputedProblem(report: Report): string | null {
   const extras: ReportExtras = { determinism: report.determinism };
   if (shrunk !== undefined) extras.shrunk = shrunk;
   if (report.runSpec.shard !== undefined) extras.shard = report.runSpec.shard;
-  const rebuilt = buildReport(accumulator, verdictOf(accumulator, scenario), coverageOf(accumulator), report.timing, extras);
-  if (partial) rebuilt.passed = false;
+  // A partial merge's own reason names its input files: taken as given (reasonsProblem checks its place and prefix).
+  const partialReason = partial ? (report.reasons.at(-1) ?? partialReasonPrefix) : undefined;
+  const evidence = { determinism: report.determinism, ...(partialReason === undefined ? {} : { partialReason }) };
+  const rebuilt = buildReport(accumulator, verdictOf(accumulator, scenario, evidence), coverageOf(accumulator), report.timing, extras);
   for (const field of recomputedFields) {
     const difference = firstDifference(report[field], rebuilt[field], field);
     if (difference !== null) return `${difference}, recomputed from its accumulator (the report was edited, or is not what the gate wrote)`;
@@ -81,14 +83,14 @@ function recomputedProblem(report: Report): string | null {
   return reasonsProblem(report.reasons, rebuilt.reasons, partial);
 }
 
-/** The recomputed reasons, in order; a partial merge adds exactly one reason of its own at the end. */
+/** The recomputed reasons, in order; a partial merge ends with exactly one reason of its own (its verdict took it as given). */
 function reasonsProblem(given: readonly string[], expected: readonly string[], partial: boolean): string | null {
-  const extra = given.length - expected.length;
-  const allowed = partial ? 1 : 0;
-  const head = given.slice(0, expected.length);
-  const difference = firstDifference(head, expected, 'reasons');
+  if (partial && given.at(-1)?.startsWith(partialReasonPrefix) !== true) {
+    return `reasons must end with one "${partialReasonPrefix}..." reason: the report covers fewer interleavings than its run spec`;
+  }
+  const difference = firstDifference(given.slice(0, expected.length), expected, 'reasons');
   if (difference !== null) return `${difference}, recomputed from its accumulator`;
-  if (extra !== allowed || (partial && !given[given.length - 1]!.startsWith(partialReasonPrefix))) {
+  if (given.length !== expected.length) {
     return partial
       ? `reasons must end with one "${partialReasonPrefix}..." reason: the report covers fewer interleavings than its run spec`
       : `reasons has ${given.length} entries but its accumulator gives ${expected.length}`;

@@ -10,6 +10,9 @@ import { faultNames, type FaultName } from './faults.js';
 import { allInvariants, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
 import { deriveSeed } from './prng.js';
 import { runInterleaving, type InterleavingResult } from './world.js';
+import { evidenceReasons, exitCodeOf, gateOutcomeOf, runOutcomeIndex, runOutcomes, type GateOutcome, type VerdictEvidence } from './verdict.js';
+
+export { exitCodeOf, gateExitCodes, outcomeOf, runOutcomes, type GateOutcome, type RunOutcome, type VerdictEvidence } from './verdict.js';
 
 export interface RunSpec {
   seed: number;
@@ -103,6 +106,8 @@ export class GateAccumulator {
   readonly checks = new Float64Array(allInvariants.length);
   readonly faultCounts = new Float64Array(faultNames.length);
   readonly edgeHits = new Float64Array(transitionTable.length);
+  /** Interleavings by tag, in `runOutcomes` order (this accumulator only holds finished runs: passed, safety, liveness). */
+  readonly outcomes = new Float64Array(runOutcomes.length);
   notificationReads = 0;
   notifiedChanges = 0;
   totalReads = 0;
@@ -144,6 +149,7 @@ export class GateAccumulator {
         this.failingInterleavings[i]! += 1;
       }
     }
+    this.outcomes[runOutcomeIndex[result.outcome]]! += 1;
     for (let i = 0; i < oracle.checks.length; i++) this.checks[i]! += oracle.checks[i]!;
     for (let i = 0; i < result.faultCounts.length; i++) this.faultCounts[i]! += result.faultCounts[i]!;
     for (let i = 0; i < oracle.edgeHits.length; i++) this.edgeHits[i]! += oracle.edgeHits[i]!;
@@ -199,6 +205,7 @@ export class GateAccumulator {
     addInto(this.checks, other.checks);
     addInto(this.faultCounts, other.faultCounts);
     addInto(this.edgeHits, other.edgeHits);
+    addInto(this.outcomes, other.outcomes);
     this.notificationReads += other.notificationReads;
     this.notifiedChanges += other.notifiedChanges;
     this.totalReads += other.totalReads;
@@ -264,6 +271,12 @@ export interface MetricReport {
 
 export interface GateVerdict {
   passed: boolean;
+  /** `passed` unless `failed`; `nondeterministic` when the self-check found a run giving two traces. */
+  outcome: GateOutcome;
+  /** The exit code of `outcome` (verdict.ts gateExitCodes). */
+  exitCode: number;
+  /** The evidence beyond the accumulator this verdict weighed (buildReport checks it matches the report's). */
+  evidence: VerdictEvidence;
   reasons: string[];
   counters: Record<string, number>;
   liveness: Record<string, number>;
@@ -291,7 +304,12 @@ export function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-export function verdictOf(accumulator: GateAccumulator, scenario: Scenario): GateVerdict {
+/**
+ * The one verdict of a gate: the accumulated results of its interleavings (safety counters, metrics,
+ * "sometimes" faults) and the evidence beside them (the determinism self-check, a partial merge) give the
+ * reasons, the outcome and the exit code. Nothing else decides pass or fail.
+ */
+export function verdictOf(accumulator: GateAccumulator, scenario: Scenario, evidence: VerdictEvidence = {}): GateVerdict {
   const reasons: string[] = [];
   const counters: Record<string, number> = {};
   safetyInvariants.forEach((name, index) => {
@@ -326,7 +344,9 @@ export function verdictOf(accumulator: GateAccumulator, scenario: Scenario): Gat
       reasons.push(`sometimes: fault ${name} never fired in ${accumulator.interleavings} interleavings, so the scenario did not test what it claims`);
     }
   });
-  return { passed: reasons.length === 0, reasons, counters, liveness, metrics, sometimes };
+  reasons.push(...evidenceReasons(evidence));
+  const outcome = gateOutcomeOf(reasons, evidence);
+  return { passed: outcome === 'passed', outcome, exitCode: exitCodeOf(outcome), evidence, reasons, counters, liveness, metrics, sometimes };
 }
 
 export function coverageOf(accumulator: GateAccumulator): { hit: number; total: number; edges: { edge: string; hits: number }[]; unreached: string[] } {

@@ -13,9 +13,15 @@
  *   to the line of the event that caused them. A URI is repeated only when it differs from the line's.
  * - The line on which an invariant breaks ends with `<== NAME`, and is followed by a `!! NAME: detail — meaning`
  *   line that explains the invariant in one sentence.
+ *
+ * Each line is a record (timeline-entry.ts: time, actor, kind, URIs, request ids, decision, invariants),
+ * rendered to text last; focusing (timeline-focus.ts) filters the records.
  */
 import { timerName, type ClientEffect, type ClientInput } from '../core/types.js';
 import { invariantExplanations, type InvariantName, type Oracle } from './oracle.js';
+import { nameUri, newEntry, renderEntries, urisInText, type TimelineEntry } from './timeline-entry.js';
+
+export { explanationPrefix, renderEntries, renderEntry, violationMarker, type TimelineEntry } from './timeline-entry.js';
 
 /** What the world knows about a response being delivered (a subset of its response message). */
 interface ResponseTruth {
@@ -32,42 +38,57 @@ interface RequestInfo {
 
 type Decision = Exclude<ClientEffect, { type: 'Transitioned' | 'RequestSent' | 'OutboxEntryWritten' | 'TimerArmed' | 'DerivedEntryWritten' | 'StalenessBoundPublished' | 'ScanStarted' }>;
 
-const whoWidth = 14;
-/** The line that broke an invariant ends with `<== NAME`; the explanation line under it starts with `!! `. */
-export const violationMarker = '<==';
-export const explanationPrefix = '!! ';
+/** What an input's line says, and what it names beyond its own URI. */
+interface InputLine {
+  who: string;
+  text: string;
+  uri: string | null;
+  /** Further URIs the line names (a notification's spelling, the truth of a response), request id, listing traffic. */
+  names: (string | null | undefined)[];
+  requestId: number | null;
+  listing: boolean;
+}
 
 export class Timeline {
-  readonly lines: string[] = [];
+  readonly entries: TimelineEntry[] = [];
   /** Requests the client sent, by id, so a response line can say what it answers. */
   private readonly requests = new Map<number, RequestInfo>();
-  /** The current step: index of its first line (-1 outside a step), whether that line holds a decision yet, what it served. */
+  /** The current step: index of its first entry (-1 outside a step), whether that entry holds a decision yet, what it served. */
   private stepStart = -1;
   private stepDecided = false;
   private stepServed = '';
-  /** The URI each line is about (null when none), parallel to `lines`. */
-  private readonly lineUris: (string | null)[] = [];
-  /** The last state move folded into a line, so consecutive moves chain: `state A → B → C`. */
-  private lastMove: { line: number; uri: string; to: string } | null = null;
+  /** The last state move folded into an entry, so consecutive moves chain: `state A → B → C`. */
+  private lastMove: { entry: number; uri: string; to: string } | null = null;
 
   constructor(private readonly uris: readonly string[]) {}
 
+  /** The timeline as text, one line per entry. */
+  get lines(): string[] {
+    return renderEntries(this.entries);
+  }
+
   note(timeMs: number, text: string): void {
     this.stepStart = -1;
-    this.push(timeMs, 'sim', text, null);
+    const entry = this.push(timeMs, 'sim', 'note', text, null);
+    for (const uri of urisInText(text)) nameUri(entry, uri);
+    entry.listing = text.startsWith('[truth] list pass');
   }
 
   truth(timeMs: number, uri: string, version: number, exists: boolean): void {
     this.stepStart = -1;
-    this.push(timeMs, 'server', exists ? `[truth ${uri} changed to v${version}]` : `[truth ${uri} deleted (v${version})]`, uri);
+    const entry = this.push(timeMs, 'server', 'truth', exists ? `[truth ${uri} changed to v${version}]` : `[truth ${uri} deleted (v${version})]`, uri);
+    entry.deletion = !exists;
   }
 
   input(timeMs: number, input: ClientInput, response: ResponseTruth | null, currentSession: number): void {
-    this.stepStart = this.lines.length;
+    this.stepStart = this.entries.length;
     this.stepDecided = false;
     this.stepServed = response === null || response.resource < 0 || !response.exists ? '' : `${this.uris[response.resource]} v${response.version}`;
-    const [who, text, uri] = describeInput(input, response, currentSession, this.uris, this.requests);
-    this.push(timeMs, who, text, uri);
+    const line = describeInput(input, response, currentSession, this.uris, this.requests);
+    const entry = this.push(timeMs, line.who, 'input', line.text, line.uri);
+    for (const uri of line.names) nameUri(entry, uri);
+    if (line.requestId !== null) entry.requestIds.push(line.requestId);
+    entry.listing = line.listing;
   }
 
   effects(timeMs: number, effects: readonly ClientEffect[], oracle: Oracle, violationsBefore: number): void {
@@ -76,8 +97,11 @@ export class Timeline {
     for (let index = violationsBefore; index < oracle.violations.length; index++) {
       const violation = oracle.violations[index]!;
       if (inStep) this.markBreakingLine(violation.invariant, violation.uri);
-      this.lines.push(`${' '.repeat(7)}${explanationPrefix}${violation.invariant}: ${violation.detail} — ${invariantExplanations[violation.invariant]}`);
-      this.lineUris.push(null);
+      const explanation = newEntry(timeMs, '', 'explanation', `${violation.invariant}: ${violation.detail} — ${invariantExplanations[violation.invariant]}`, null);
+      explanation.explains = violation.invariant;
+      nameUri(explanation, violation.uri);
+      for (const uri of urisInText(violation.detail)) nameUri(explanation, uri);
+      this.entries.push(explanation);
     }
     this.stepStart = -1;
   }
@@ -88,26 +112,30 @@ export class Timeline {
       case 'DerivedEntryWritten':
       case 'StalenessBoundPublished':
         return;
-      case 'RequestSent':
+      case 'RequestSent': {
         this.requests.set(effect.requestId, { method: effect.method, uri: effect.uri, readOrdinal: effect.readOrdinal });
-        this.fold(timeMs, effect.uri, ` · sends ${describeRequest(effect.method, effect.uri, effect.readOrdinal, effect.requestId, this.lastUri())}`);
+        const entry = this.fold(timeMs, effect.uri, ` · sends ${describeRequest(effect.method, effect.uri, effect.readOrdinal, effect.requestId, this.lastUri())}`);
+        nameUri(entry, effect.uri);
+        entry.requestIds.push(effect.requestId);
         return;
+      }
       case 'Transitioned': {
-        const last = this.lines.length - 1;
+        const last = this.entries.length - 1;
         const move = this.lastMove;
-        if (this.stepStart >= 0 && move !== null && move.line === last && move.uri === effect.uri && move.to === effect.from && this.lines[last]!.endsWith(` → ${effect.from}`)) {
-          this.lines[last] += ` → ${effect.to}`;
+        const lastEntry = this.entries[last];
+        if (this.stepStart >= 0 && move !== null && move.entry === last && move.uri === effect.uri && move.to === effect.from && lastEntry!.text.endsWith(` → ${effect.from}`)) {
+          lastEntry!.text += ` → ${effect.to}`;
         } else {
-          this.fold(timeMs, effect.uri, ` · ${effect.uri === this.lastUri() ? 'state' : effect.uri} ${effect.from} → ${effect.to}`);
+          nameUri(this.fold(timeMs, effect.uri, ` · ${effect.uri === this.lastUri() ? 'state' : effect.uri} ${effect.from} → ${effect.to}`), effect.uri);
         }
-        this.lastMove = { line: this.lines.length - 1, uri: effect.uri, to: effect.to };
+        this.lastMove = { entry: this.entries.length - 1, uri: effect.uri, to: effect.to };
         return;
       }
       case 'OutboxEntryWritten':
-        this.fold(timeMs, effect.uri, ` · outbox #${effect.sequence} ${effect.operation}${effect.uri === this.lastUri() ? '' : ` ${effect.uri}`}`);
+        nameUri(this.fold(timeMs, effect.uri, ` · outbox #${effect.sequence} ${effect.operation}${effect.uri === this.lastUri() ? '' : ` ${effect.uri}`}`), effect.uri);
         return;
       case 'ScanStarted':
-        this.fold(timeMs, null, ` · scan ${effect.scanId} starts (pass ${effect.pass})`);
+        this.fold(timeMs, null, ` · scan ${effect.scanId} starts (pass ${effect.pass})`).listing = true;
         return;
       default:
         this.decision(timeMs, effect, oracle);
@@ -117,54 +145,82 @@ export class Timeline {
   /** The first decision about the event's own URI joins the event's line; any other gets a client line. */
   private decision(timeMs: number, effect: Decision, oracle: Oracle): void {
     const uri = 'uri' in effect ? effect.uri : null;
-    const inputUri = this.stepStart >= 0 ? this.lineUris[this.stepStart] : undefined;
+    const inputUri = this.stepStart >= 0 ? this.entries[this.stepStart]?.uri : undefined;
     const joins = this.stepStart >= 0 && !this.stepDecided && (uri === null || inputUri === null || uri === inputUri);
     const lineUri = joins ? (inputUri ?? uri) : null;
     let text = describeDecision(effect, lineUri);
+    const named: string[] = uri === null ? [] : [uri];
     if (effect.type === 'VersionAccepted') {
       const accepted = oracle.describeContent(effect.text);
-      if (!joins || accepted !== this.stepServed) text += ` [truth ${contentTruth(accepted, effect.uri)}]`;
+      if (!joins || accepted !== this.stepServed) {
+        text += ` [truth ${contentTruth(accepted, effect.uri)}]`;
+        named.push(...urisInText(accepted));
+      }
     }
+    named.push(...urisInText(decisionDetail(effect)));
+    let entry: TimelineEntry;
     if (joins) {
       this.stepDecided = true;
-      this.fold(timeMs, uri, ` → ${text}`);
+      entry = this.fold(timeMs, uri, ` → ${text}`);
     } else {
-      this.push(timeMs, 'client', text, uri);
+      entry = this.push(timeMs, 'client', 'client', text, uri);
     }
+    for (const name of named) nameUri(entry, name);
+    entry.decision ??= effect.type;
+    if (listingDecisions.includes(effect.type)) entry.listing = true;
   }
 
-  private push(timeMs: number, who: string, text: string, uri: string | null): void {
-    this.lines.push(`${String(timeMs).padStart(7)} ms  ${who.padEnd(whoWidth)}  ${text}`);
-    this.lineUris.push(uri);
+  private push(timeMs: number, who: string, kind: TimelineEntry['kind'], text: string, uri: string | null): TimelineEntry {
+    const entry = newEntry(timeMs, who, kind, text, uri);
+    this.entries.push(entry);
+    return entry;
   }
 
-  /** Appends to the last line of the current step (or starts a client line when there is none). */
-  private fold(timeMs: number, uri: string | null, text: string): void {
-    if (this.stepStart < 0 || this.lines.length <= this.stepStart) {
-      this.push(timeMs, 'client', text.replace(/^ · /, ''), uri);
-      return;
-    }
-    const last = this.lines.length - 1;
-    this.lines[last] += text;
-    if (this.lineUris[last] === null) this.lineUris[last] = uri;
+  /** Appends to the last entry of the current step (or starts a client entry when there is none); returns it. */
+  private fold(timeMs: number, uri: string | null, text: string): TimelineEntry {
+    if (this.stepStart < 0 || this.entries.length <= this.stepStart) return this.push(timeMs, 'client', 'client', text.replace(/^ · /, ''), uri);
+    const last = this.entries[this.entries.length - 1]!;
+    last.text += text;
+    if (last.uri === null) last.uri = uri;
+    return last;
   }
 
   private lastUri(): string | null {
-    return this.stepStart >= 0 && this.lines.length > this.stepStart ? (this.lineUris[this.lines.length - 1] ?? null) : null;
+    return this.stepStart >= 0 && this.entries.length > this.stepStart ? (this.entries[this.entries.length - 1]!.uri ?? null) : null;
   }
 
-  /** Marks the step's last line about `uri` (or its last line) as the one that broke `invariant`. */
+  /** Marks the step's last entry about `uri` (or its last entry) as the one that broke `invariant`. */
   private markBreakingLine(invariant: InvariantName, uri: string): void {
     let target = -1;
-    for (let index = this.lines.length - 1; index >= this.stepStart && target < 0; index--) {
-      if (this.lineUris[index] === uri) target = index;
+    for (let index = this.entries.length - 1; index >= this.stepStart && target < 0; index--) {
+      if (this.entries[index]!.uri === uri) target = index;
     }
     if (target < 0) {
-      target = this.lines.length - 1;
-      while (target > this.stepStart && this.lines[target]!.trimStart().startsWith(explanationPrefix)) target--;
+      target = this.entries.length - 1;
+      while (target > this.stepStart && this.entries[target]!.kind === 'explanation') target--;
     }
-    const line = this.lines[target]!;
-    if (!line.includes(`${violationMarker} ${invariant}`)) this.lines[target] = `${line}   ${violationMarker} ${invariant}`;
+    const entry = this.entries[target]!;
+    if (!entry.invariants.includes(invariant)) entry.invariants.push(invariant);
+  }
+}
+
+/** Decisions that are resource-listing traffic. */
+const listingDecisions: readonly string[] = ['CatalogPublished', 'ScanAbandoned'];
+
+/** The free-text detail of a decision (prose from the core that may name resources). */
+function decisionDetail(effect: Decision): string {
+  switch (effect.type) {
+    case 'ProtocolRejected':
+      return effect.rejection.detail;
+    case 'AuditWritten':
+    case 'ScanAbandoned':
+      return effect.detail;
+    case 'CompletenessTaskDecided':
+      return `${effect.task} ${effect.reason}`;
+    case 'ContentRefused':
+      return effect.reason;
+    default:
+      return '';
   }
 }
 
@@ -174,44 +230,64 @@ function describeInput(
   currentSession: number,
   uris: readonly string[],
   requests: Map<number, RequestInfo>,
-): [who: string, text: string, uri: string | null] {
+): InputLine {
+  const line = (who: string, text: string, uri: string | null, listing = false): InputLine => ({ who, text, uri, names: [], requestId: null, listing });
   switch (input.type) {
     case 'Connected':
-      return ['net→client', `connected: session ${input.sessionGeneration}${input.capabilities.subscribe ? '' : ' (server cannot subscribe: polling)'}`, null];
+      return line('net→client', `connected: session ${input.sessionGeneration}${input.capabilities.subscribe ? '' : ' (server cannot subscribe: polling)'}`, null);
     case 'Disconnected':
-      return ['net→client', `disconnected: session ${input.sessionGeneration} ended`, null];
+      return line('net→client', `disconnected: session ${input.sessionGeneration} ended`, null);
     case 'SubscribeCommanded':
-      return ['workload', `subscribe ${input.uri}${input.subject === undefined || input.subject === 'default' ? '' : ` as ${input.subject}`}`, input.uri];
+      return line('workload', `subscribe ${input.uri}${input.subject === undefined || input.subject === 'default' ? '' : ` as ${input.subject}`}`, input.uri);
     case 'UnsubscribeCommanded':
-      return ['workload', `unsubscribe ${input.uri}`, input.uri];
+      return line('workload', `unsubscribe ${input.uri}`, input.uri);
     case 'DiscoverCommanded':
-      return ['workload', 'discover: list all resources', null];
+      return line('workload', 'discover: list all resources', null, true);
     case 'ServeCommanded':
-      return ['workload', `serve ${input.uri} to ${input.subject}`, input.uri];
+      return line('workload', `serve ${input.uri} to ${input.subject}`, input.uri);
     case 'CompletenessTaskCommanded':
-      return ['workload', `completeness task ${input.task}`, null];
+      return line('workload', `completeness task ${input.task}`, null);
     case 'AuthorizationChanged':
-      return ['auth→client', `${input.subject} ${input.allowed ? 'may read' : 'may no longer read'} ${input.uri}`, input.uri];
+      return line('auth→client', `${input.subject} ${input.allowed ? 'may read' : 'may no longer read'} ${input.uri}`, input.uri);
     case 'TimerFired':
-      return ['timer→client', `timer ${timerName(input.timer)} fires`, input.timer.uri];
+      return line('timer→client', `timer ${timerName(input.timer)} fires`, input.timer.uri, input.timer.kind === 'discover');
     case 'NotificationArrived': {
       const params = input.params as { uri?: unknown } | null;
       const uri = typeof params?.uri === 'string' ? params.uri : null;
       const method = typeof input.method === 'string' ? input.method : String(input.method);
       const old = input.sessionGeneration !== currentSession ? ` (from old session ${input.sessionGeneration}; now ${currentSession})` : '';
-      return ['server→client', `${method}${uri === null ? '' : ` ${uri}`}${old}`, uri];
+      return line('server→client', `${method}${uri === null ? '' : ` ${uri}`}${old}`, uri, method === 'notifications/resources/list_changed');
     }
-    case 'ResponseArrived': {
-      const request = typeof input.requestId === 'number' ? requests.get(input.requestId) : undefined;
-      const to = request === undefined ? '' : ` (${describeRequest(request.method, request.uri, request.readOrdinal, null, null)})`;
-      const what = input.outcome.type === 'error' ? `error ${String(input.outcome.code)} ${String(input.outcome.message)}` : request?.method === 'resources/read' ? 'content' : 'ok';
-      const old = input.sessionGeneration !== currentSession ? ` (on old session ${input.sessionGeneration}; now ${currentSession})` : '';
-      const truth = request === undefined || request.method === 'resources/read' ? responseTruth(response, uris, request?.uri ?? null) : '';
-      return ['server→client', `response #${String(input.requestId)}${to}: ${what}${old}${truth}`, request?.uri ?? null];
-    }
+    case 'ResponseArrived':
+      return describeResponse(input, response, currentSession, uris, requests);
     default:
-      return ['input', (input as { type: string }).type, null];
+      return line('input', (input as { type: string }).type, null);
   }
+}
+
+function describeResponse(
+  input: Extract<ClientInput, { type: 'ResponseArrived' }>,
+  response: ResponseTruth | null,
+  currentSession: number,
+  uris: readonly string[],
+  requests: Map<number, RequestInfo>,
+): InputLine {
+  const request = typeof input.requestId === 'number' ? requests.get(input.requestId) : undefined;
+  const to = request === undefined ? '' : ` (${describeRequest(request.method, request.uri, request.readOrdinal, null, null)})`;
+  const what = input.outcome.type === 'error' ? `error ${String(input.outcome.code)} ${String(input.outcome.message)}` : request?.method === 'resources/read' ? 'content' : 'ok';
+  const old = input.sessionGeneration !== currentSession ? ` (on old session ${input.sessionGeneration}; now ${currentSession})` : '';
+  const showsTruth = request === undefined || request.method === 'resources/read';
+  const truth = showsTruth ? responseTruth(response, uris, request?.uri ?? null) : '';
+  const served = showsTruth && response !== null && response.resource >= 0 ? uris[response.resource] : null;
+  const errorText = input.outcome.type === 'error' ? String(input.outcome.message) : '';
+  return {
+    who: 'server→client',
+    text: `response #${String(input.requestId)}${to}: ${what}${old}${truth}`,
+    uri: request?.uri ?? null,
+    names: [served, ...urisInText(errorText)],
+    requestId: typeof input.requestId === 'number' ? input.requestId : null,
+    listing: request?.method === 'resources/list',
+  };
 }
 
 /** What the server really served; the URI is named only when it is not the one the request asked for. */

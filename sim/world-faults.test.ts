@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { timerName, type ClientEffect, type ClientInput, type ClientUnderTest } from '../core/types.js';
+import { timerName, type ClientEffect, type ClientInput, type ClientUnderTest, type StepResult } from '../core/types.js';
 import { naiveCacheAfterRevoke, naiveSingleScan, type NaiveState } from '../scenarios/naive.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { plan, workload, catalogResources, discoveryWorkload, servingWorkload } from '../scenarios/shape.js';
@@ -171,10 +171,10 @@ describe('world: client crash', () => {
     for (let index = 0; index < 10; index++) {
       let epoch = 0;
       const durable = (state: NaiveState): unknown => ({ subscriptions: state.subscriptions, epoch: ++epoch, marker: new Date(0) });
-      const recover = (config: NaiveState['config'], saved: unknown): NaiveState => {
+      const recover = (config: NaiveState['config'], saved: unknown): StepResult<NaiveState> => {
         recovered++;
         expect(typeof (saved as { marker: unknown }).marker).toBe('string'); // it went through JSON
-        return { ...naiveCacheAfterRevoke.init(config), subscriptions: (saved as { subscriptions: NaiveState['subscriptions'] }).subscriptions };
+        return { state: { ...naiveCacheAfterRevoke.init(config), subscriptions: (saved as { subscriptions: NaiveState['subscriptions'] }).subscriptions }, effects: [] };
       };
       const armed = new Set<string>();
       const { client, log } = recorded(naiveCacheAfterRevoke, { durable, recover });

@@ -68,7 +68,7 @@ describe('determinism self-check', () => {
     const spec: RunSpec = { seed: rootSeed, interleavings: 200, scenario: scenario.name, client: plantedNondeterministic.name, maxFailures: 5 };
     const accumulator = runRange(spec, scenario, plantedNondeterministic, 0, spec.interleavings);
     const determinism = selfCheck(rootSeed, scenario, plantedNondeterministic, selfCheckIndices(spec.interleavings, 5), 5);
-    const report = buildReport(accumulator, verdictOf(accumulator, scenario), coverageOf(accumulator), timing, { determinism });
+    const report = buildReport(accumulator, verdictOf(accumulator, scenario, { determinism }), coverageOf(accumulator), timing, { determinism });
     expect(report.determinism.nondeterministic_interleavings).toBe(determinism.nondeterministic_interleavings);
     expect(report.determinism.nondeterministic_interleavings).toBeGreaterThan(0);
     expect(report.passed).toBe(false);
@@ -85,7 +85,7 @@ describe('determinism self-check', () => {
     const spec: RunSpec = { seed: rootSeed, interleavings: 100, scenario: scenario.name, client: referenceClient.name, maxFailures: 5 };
     const accumulator = runRange(spec, scenario, referenceClient, 0, spec.interleavings);
     const determinism = selfCheck(rootSeed, scenario, referenceClient, selfCheckIndices(spec.interleavings, 3), 3);
-    const report = buildReport(accumulator, verdictOf(accumulator, scenario), coverageOf(accumulator), timing, { determinism });
+    const report = buildReport(accumulator, verdictOf(accumulator, scenario, { determinism }), coverageOf(accumulator), timing, { determinism });
     expect(report.determinism).toEqual({ selfCheckRatioPercent: 3, checked: 3, nondeterministic_interleavings: 0, mismatches: [] });
     expect(gateExitCode(report)).toBe(report.passed ? 0 : 1);
   });

@@ -50,7 +50,7 @@ export function shrinkFailure(label: string, seed: number, scenario: Scenario, c
   if (!violates(after, target)) throw new Error(`${label}: the shrunk decisions do not reproduce ${target} when replayed strictly`);
   const violation = after.oracle.violations.find((entry) => entry.invariant === target);
   const uris = after.plan.workload.resources.map((resource) => resource.uri);
-  const focused = violationTimeline(after.timeline!, target, violation?.uri ?? '', uris);
+  const focused = violationTimeline(after.timelineEntries!, target, violation?.uri ?? '', uris);
   return {
     label,
     scenario: scenario.name,

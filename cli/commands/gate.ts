@@ -20,7 +20,7 @@ import { findScenario } from '../../scenarios/catalog.js';
 import { findClient } from '../../scenarios/clients.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { selfCheck, selfCheckIndices } from '../../sim/determinism.js';
-import { coverageOf, replayCommand, verdictOf, type GateAccumulator, type RunSpec } from '../../sim/gate.js';
+import { coverageOf, exitCodeOf, gateExitCodes, replayCommand, verdictOf, type GateAccumulator, type RunSpec } from '../../sim/gate.js';
 import { formatSeed } from '../../sim/prng.js';
 import { shardRange } from '../../sim/shard.js';
 import { runInterleaving } from '../../sim/world.js';
@@ -60,10 +60,10 @@ export const gateDefaults = {
   selfCheckRatioPercent: 1,
 };
 
-/** Exit codes of the gate: passed, failed, and nondeterministic (the self-check failed; it wins over 1). */
-export const gateExitPassed = 0;
-export const gateExitFailed = 1;
-export const gateExitNondeterministic = 4;
+/** Exit codes of the gate: passed, failed, crashed, nondeterministic (the self-check failed; it wins over 1): sim/verdict.ts. */
+export const gateExitPassed = gateExitCodes.passed;
+export const gateExitFailed = gateExitCodes.failed;
+export const gateExitNondeterministic = gateExitCodes.nondeterministic;
 
 interface GateSetup {
   spec: RunSpec;
@@ -103,7 +103,7 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
   try {
     const code = await runClaimed(setup, io);
     if (code !== null) await claim.complete();
-    return code ?? 3;
+    return code ?? exitCodeOf('crashed');
   } finally {
     claim.abandon();
   }
@@ -129,9 +129,9 @@ async function runClaimed(setup: GateSetup, io: Io): Promise<number | null> {
   return gateExitCode(report);
 }
 
+/** The exit code of a report: the one its verdict decided (sim/gate.ts verdictOf). */
 export function gateExitCode(report: Report): number {
-  if (report.determinism.nondeterministic_interleavings > 0) return gateExitNondeterministic;
-  return report.passed ? gateExitPassed : gateExitFailed;
+  return exitCodeOf(report.outcome);
 }
 
 /** Re-runs the sampled interleavings twice with tracing in this process (see sim/determinism.ts). */
@@ -275,7 +275,7 @@ function crashText(setup: GateSetup, crash: InterleavingCrash): string {
 }
 
 function reportOf(setup: GateSetup, accumulator: GateAccumulator, timing: ReportTiming, extras: ReportExtras): Report {
-  const verdict = verdictOf(accumulator, setup.scenario);
+  const verdict = verdictOf(accumulator, setup.scenario, extras.determinism === undefined ? {} : { determinism: extras.determinism });
   return buildReport(accumulator, verdict, coverageOf(accumulator), timing, extras);
 }
 

@@ -3,6 +3,8 @@ import type { Decision } from '../chooser.js';
 import type { FaultCounts } from '../faults.js';
 import type { InvariantName, Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
+import type { TimelineEntry } from '../timeline-entry.js';
+import type { RunOutcome } from '../verdict.js';
 
 export interface InterleavingOptions {
   /** Keep a readable timeline. */
@@ -17,6 +19,8 @@ export interface InterleavingOptions {
 
 export interface InterleavingResult {
   seed: number;
+  /** The run's tag (verdict.ts outcomeOf): a finished run is passed, safety or liveness. */
+  outcome: Extract<RunOutcome, 'passed' | 'safety' | 'liveness'>;
   plan: InterleavingPlan;
   oracle: Oracle;
   faultCounts: FaultCounts;
@@ -24,7 +28,10 @@ export interface InterleavingResult {
   steps: number;
   endMs: number;
   traceHash: number;
+  /** The timeline rendered as text (trace runs only). */
   timeline: string[] | null;
+  /** The same timeline as records (sim/timeline-entry.ts), for focusing. */
+  timelineEntries: TimelineEntry[] | null;
   decisions: Decision[] | null;
 }
 
@@ -33,6 +40,9 @@ export interface InterleavingResult {
  * transport: reported with its index and seed. Crosses worker threads as structured data, never as text.
  */
 export class InterleavingCrash extends Error {
+  /** The run's tag (verdict.ts): a crash ends the gate with exitCodeOf('crashed'). */
+  readonly outcome: RunOutcome = 'crashed';
+
   constructor(
     readonly index: number,
     readonly seed: number,

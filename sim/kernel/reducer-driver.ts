@@ -4,12 +4,13 @@
  * transport's message delivery: what reaches the client on which session, and the stranding of
  * pre-crash responses (they may surface after the restart on their old session).
  */
-import { timerName, type ClientConfig, type ClientInput, type ClientUnderTest, type TimerId } from '../../core/types.js';
-import { interpretEffects, timerKeyOf, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
+import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, TimerId } from '../../core/types.js';
+import { interpretEffects, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
 import type { ClientDriver, CommandInput, WorldHost } from './host.js';
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, type StepTruth } from '../oracle.js';
 import type { ServerSession } from '../actors/server.js';
+import { TimerTable } from './timer-table.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
@@ -25,8 +26,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   state: unknown;
   /** Increases at every client crash: timers armed before it never fire. */
   private epoch = 0;
-  /** Timer key -> the deadline of its latest TimerArmed; earlier ones for the key are replaced. */
-  private readonly armedTimers = new Map<string, number>();
+  /** The deadline of each timer's latest TimerArmed; earlier ones for the timer are replaced. */
+  private readonly armedTimers = new TimerTable();
   private readonly truth: StepTruth = newStepTruth();
 
   constructor(
@@ -57,9 +58,17 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const client = this.client;
     this.epoch++;
     this.armedTimers.clear();
-    const recovers = client.durable !== undefined && client.recover !== undefined;
-    this.state = recovers ? client.recover!(this.config, JSON.parse(JSON.stringify(client.durable!(this.state) ?? null))) : client.init(this.config);
-    return recovers;
+    if (client.durable === undefined || client.recover === undefined) {
+      this.state = client.init(this.config);
+      return false;
+    }
+    const violationsBefore = this.world.oracle.violations.length;
+    const recovered = client.recover(this.config, JSON.parse(JSON.stringify(client.durable(this.state) ?? null)));
+    this.state = recoveredState(client.name, recovered);
+    // The restart is a step: its effects (the reference's session_lost moves) are judged and carried out.
+    // Not mixed into the trace hash: the steps after it carry its consequences (golden hashes stay put).
+    this.judgeAndCarryOut(recovered.effects, causeConnection, null, violationsBefore);
+    return true;
   }
 
   // -- the effect port -----------------------------------------------------------------------------------
@@ -76,7 +85,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   timer(effect: TimerEffect, cause: number): void {
     const deadlineMs = effect.deadlineMs;
     if (deadlineMs < this.world.nowMs) return;
-    this.armedTimers.set(timerKeyOf(effect), deadlineMs);
+    this.armedTimers.arm(effect.timer, deadlineMs);
     this.world.enqueue(deadlineMs, Kind.Timer, cause, this.epoch, deadlineMs, effect.timer);
   }
 
@@ -85,10 +94,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   timerFired(event: SimEvent): void {
     if (event.session !== this.epoch) return; // armed by a client that has since crashed
     const timer = event.payload as TimerId;
-    const key = timerName(timer);
-    // Re-arming a key replaces its timer (as clearTimeout + setTimeout would): only the latest fires.
-    if (this.armedTimers.get(key) !== event.a) return;
-    this.armedTimers.delete(key);
+    // Re-arming a timer replaces it (as clearTimeout + setTimeout would): only the latest fires.
+    if (!this.armedTimers.takeIfLatest(timer, event.a)) return;
     this.step({ type: 'TimerFired', nowMs: this.world.nowMs, jitter: 0, timer, deadlineMs: event.a }, event.cause, null);
   }
 
@@ -138,11 +145,25 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (timeline !== null) timeline.input(world.nowMs, input, response, world.sessionGeneration);
     const result = this.client.step(this.state, input);
     this.state = result.state;
-    const effects = result.effects;
+    world.traceHash = mix(world.traceHash, result.effects.length);
+    this.judgeAndCarryOut(result.effects, cause, response, violationsBefore);
+  }
+
+  private judgeAndCarryOut(effects: readonly ClientEffect[], cause: number, response: ResponseMessage | null, violationsBefore: number): void {
+    const world = this.world;
+    const oracle = world.oracle;
     // one reused record: the oracle reads it during judge() only
     oracle.judge(effects, fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response));
-    world.traceHash = mix(world.traceHash, effects.length);
     interpretEffects(effects, cause, oracle, this);
-    if (timeline !== null) timeline.effects(world.nowMs, effects, oracle, violationsBefore);
+    if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
   }
+}
+
+/** The state of a `recover` result, which must be a StepResult (`{ state, effects }`); a clear error otherwise. */
+function recoveredState(name: string, recovered: unknown): unknown {
+  const result = recovered as { state?: unknown; effects?: unknown } | null;
+  if (result === null || typeof result !== 'object' || !('state' in result) || !Array.isArray(result.effects)) {
+    throw new TypeError(`client ${name}: recover(config, durable) must return a step result { state, effects }, got ${result === null ? 'null' : typeof result}`);
+  }
+  return result.state;
 }

@@ -15,6 +15,7 @@ import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from '..
 import { Lister } from '../actors/listing.js';
 import { Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
+import { outcomeOf } from '../verdict.js';
 import { respell, ServerModel, subjects, type ServerSession } from '../actors/server.js';
 import { mutate, mutateBetweenPages } from '../actors/serving.js';
 import { Timeline } from '../timeline.js';
@@ -166,6 +167,7 @@ export abstract class WorldCore implements WorldHost {
   resultOf(steps: number, decisions: Decision[] | null): InterleavingResult {
     return {
       seed: this.seed,
+      outcome: outcomeOf(this.oracle.counts),
       plan: this.plan,
       oracle: this.oracle,
       faultCounts: this.faultCounts,
@@ -174,6 +176,7 @@ export abstract class WorldCore implements WorldHost {
       endMs: this.endMs,
       traceHash: this.traceHash >>> 0,
       timeline: this.timeline?.lines ?? null,
+      timelineEntries: this.timeline?.entries ?? null,
       decisions,
     };
   }

@@ -160,7 +160,7 @@ export class FencedResourceCache {
         throw new TypeError(`FencedResourceCache: options.ledger must be a fencesim.ledger.v1 ledger, got schema ${JSON.stringify((options.ledger as { schema?: unknown } | null)?.schema)}`);
       }
       if (client.recover === undefined) throw new TypeError(`FencedResourceCache: client ${client.name} cannot recover from a ledger (no recover)`);
-      this.state = client.recover(config, options.ledger);
+      this.state = client.recover(config, options.ledger).state; // the restart's effects are session_lost moves: nothing to carry out
       this.lastGeneration = options.ledger.sessionGeneration;
     } else {
       this.state = client.init(config);
