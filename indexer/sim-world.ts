@@ -147,7 +147,10 @@ export class IndexerWorld implements SimPort {
   }
 
   at(timeMs: number, event: WorldEventBody): void {
-    this.queue.push({ ...event, timeMs, sequence: 0 } as WorldEvent);
+    const scheduled = event as WorldEvent;
+    scheduled.timeMs = timeMs;
+    scheduled.sequence = 0;
+    this.queue.push(scheduled);
   }
 
   line(text: string): void {
