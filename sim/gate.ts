@@ -10,6 +10,8 @@ import { faultNames, type FaultName } from './faults.js';
 import { allInvariants, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
 import { deriveSeed } from './prng.js';
 import { runInterleaving, type InterleavingResult } from './world.js';
+import { emptyIndexerFigures, mergeIndexerFigures } from '../indexer/gate-figures.js';
+import { indexerReasons, runIndexerAt } from '../indexer/gate-part.js';
 
 export interface RunSpec {
   seed: number;
@@ -19,6 +21,8 @@ export interface RunSpec {
   maxFailures: number;
   /** How messages travel: 'sdk' = real JSON-RPC between SDK Client and Server (adapters/mcp-sdk); absent = pure. */
   transport?: Transport;
+  /** `--indexer NAME`: the indexer under test, run at every index; absent = the reference at the default share (indexer/gate-part.ts). */
+  indexer?: string;
 }
 
 /** 'pure': the simulator's own message queue; 'sdk': the real MCP SDK on both ends over a virtual link. */
@@ -127,6 +131,8 @@ export class GateAccumulator {
   contentRefused = 0;
   revocations = 0;
   purges = 0;
+  /** The indexer's interleavings (indexer/gate-figures.ts: one fixed-layout array, so it travels and merges like the rest). */
+  readonly indexerFigures = emptyIndexerFigures();
   failures: Failure[] = [];
 
   constructor(readonly spec: RunSpec) {}
@@ -220,6 +226,7 @@ export class GateAccumulator {
     this.contentRefused += other.contentRefused;
     this.revocations += other.revocations;
     this.purges += other.purges;
+    mergeIndexerFigures(this.indexerFigures, other.indexerFigures);
     this.failures = [...this.failures, ...other.failures].sort((a, b) => a.index - b.index).slice(0, this.spec.maxFailures);
   }
 }
@@ -247,6 +254,7 @@ export function runRange(
     const seed = deriveSeed(spec.seed, index);
     const result = runInterleaving(seed, scenario, client, { trace: false, record: false });
     accumulator.add(index, result);
+    runIndexerAt(accumulator.indexerFigures, spec, index);
     if (progress !== undefined && (index - start + 1) % progressEvery === 0) progress(index - start + 1, end - start);
   }
   return accumulator;
@@ -326,6 +334,7 @@ export function verdictOf(accumulator: GateAccumulator, scenario: Scenario): Gat
       reasons.push(`sometimes: fault ${name} never fired in ${accumulator.interleavings} interleavings, so the scenario did not test what it claims`);
     }
   });
+  reasons.push(...indexerReasons(accumulator.indexerFigures));
   return { passed: reasons.length === 0, reasons, counters, liveness, metrics, sometimes };
 }
 
