@@ -134,6 +134,10 @@ export class IndexerWorld implements SimPort {
     return this.appliedModels.has(uri + '|' + model);
   }
 
+  storeLossAtMs(uri: string): number | undefined {
+    return this.dataLossAtMs.get(uri);
+  }
+
   deliveredUpsert(uri: string): number {
     return this.upserts.get(uri) ?? 0;
   }
