@@ -5,6 +5,7 @@
  * apart from `timing`. No clock, hostname or date is read here; timing is measured by the caller.
  */
 import { indexerSectionOf, type IndexerReportSection } from './indexer-section.js';
+import { observeSectionOf, type ObserveReportSection } from './observe-section.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { coverageOf, GateAccumulator, GateVerdict, MetricReport, MetricThreshold, RunSpec } from '../sim/gate.js';
@@ -171,6 +172,8 @@ export interface Report {
   failures: ReportFailure[];
   /** The downstream indexer's part of the run (reports/indexer-section.ts); absent when no indexer interleaving ran. */
   indexer?: IndexerReportSection;
+  /** The observation fold's figures over the simulated runs, per fault (reports/observe-section.ts). */
+  observability?: ObserveReportSection;
   determinism: ReportDeterminism;
   /** Everything the gate accumulated, raw, so shard reports merge exactly (`fencesim merge`). */
   accumulator: AccumulatorSection;
@@ -219,6 +222,7 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
     },
     failures,
     ...indexerOf(accumulator),
+    ...observabilityOf(accumulator),
     determinism,
     accumulator: accumulatorSection(accumulator),
     timing: {
@@ -235,6 +239,11 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
 function indexerOf(accumulator: GateAccumulator): { indexer?: IndexerReportSection } {
   const section = indexerSectionOf(accumulator.spec, accumulator.indexerFigures);
   return section === undefined ? {} : { indexer: section };
+}
+
+function observabilityOf(accumulator: GateAccumulator): { observability?: ObserveReportSection } {
+  const section = observeSectionOf(accumulator.observeFigures);
+  return section === undefined ? {} : { observability: section };
 }
 
 /** Writes `dir/report.json` (through a temporary file and a rename), creating `dir` first; returns the file's path. */

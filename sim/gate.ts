@@ -12,6 +12,8 @@ import { deriveSeed } from './prng.js';
 import { runInterleaving, type InterleavingResult } from './world.js';
 import { emptyIndexerFigures, mergeIndexerFigures } from '../indexer/gate-figures.js';
 import { indexerReasons, runIndexerAt } from '../indexer/gate-part.js';
+import { addObservedRun, emptyObserveFigures, figuresOfRun, observeDue, observedForGate } from '../observe/gate-figures.js';
+import { initialObserveState } from '../observe/state.js';
 
 export interface RunSpec {
   seed: number;
@@ -133,6 +135,8 @@ export class GateAccumulator {
   purges = 0;
   /** The indexer's interleavings (indexer/gate-figures.ts: one fixed-layout array, so it travels and merges like the rest). */
   readonly indexerFigures = emptyIndexerFigures();
+  /** The observation fold's dashboard figures, overall, without faults and per fault (observe/gate-figures.ts). */
+  readonly observeFigures = emptyObserveFigures();
   failures: Failure[] = [];
 
   constructor(readonly spec: RunSpec) {}
@@ -227,6 +231,7 @@ export class GateAccumulator {
     this.revocations += other.revocations;
     this.purges += other.purges;
     mergeIndexerFigures(this.indexerFigures, other.indexerFigures);
+    addInto(this.observeFigures, other.observeFigures);
     this.failures = [...this.failures, ...other.failures].sort((a, b) => a.index - b.index).slice(0, this.spec.maxFailures);
   }
 }
@@ -250,10 +255,14 @@ export function runRange(
 ): GateAccumulator {
   const accumulator = new GateAccumulator(spec);
   const progressEvery = 1_000;
+  const observed = observedForGate(client);
   for (let index = start; index < end; index++) {
     const seed = deriveSeed(spec.seed, index);
-    const result = runInterleaving(seed, scenario, client, { trace: false, record: false });
+    const observing = observeDue(index);
+    if (observing) observed.observed.state = initialObserveState();
+    const result = runInterleaving(seed, scenario, observing ? observed.client : client, { trace: false, record: false });
     accumulator.add(index, result);
+    if (observing) addObservedRun(accumulator.observeFigures, figuresOfRun(observed.observed.state, result.endMs), result.faultCounts);
     runIndexerAt(accumulator.indexerFigures, spec, index);
     if (progress !== undefined && (index - start + 1) % progressEvery === 0) progress(index - start + 1, end - start);
   }
