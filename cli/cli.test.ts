@@ -100,7 +100,7 @@ describe('help', () => {
 describe('gate', () => {
   const reportKeys = [
     'schema', 'runSpec', 'interleavings', 'passed', 'outcome', 'reasons', 'counters', 'liveness', 'metrics', 'thresholds',
-    'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures', 'determinism', 'accumulator', 'integrity', 'timing',
+    'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures', 'indexer', 'observability', 'determinism', 'accumulator', 'integrity', 'timing',
   ];
 
   it('reference on swarm passes and writes report.json with the schema and all eleven counters', async () => {

@@ -5,6 +5,7 @@
 import { dirname, join } from 'node:path';
 import { hex, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
 import type { Report, ReportFailure } from '../reports/json.js';
+import { indexerSummaryLines } from '../reports/indexer-render.js';
 import { columns, grouped } from './format.js';
 
 /** Failures shown in full on the terminal; report.json holds up to --max-failures. */
@@ -21,6 +22,7 @@ export function summaryLines(report: Report, reportPath: string): string[] {
     ...coverageSection(report),
     ...totalsSection(report),
     ...failuresSection(report, reportPath),
+    ...indexerSummaryLines(report),
     ...determinismSection(report),
     `report: ${reportPath}`,
     timingLine(report),

@@ -16,6 +16,7 @@ fencesim index-gate --replay S [--indexer NAME]
   Exit 0 when the gate passes, 1 when it fails (or the replay violates an invariant), 2 on bad usage.`,
   gate: `fencesim gate [--interleavings N] [--seed S] [--scenario NAME] [--client NAME] [--out DIR] [--max-failures K]
               [--workers K] [--no-shrink] [--self-check-ratio P] [--shard I/N] [--strategies-json FILE]
+              [--indexer NAME]
   Run N seeded interleavings of a scenario against a client and apply the release gate.
     --interleavings N     how many interleavings (positive integer; default 100000)
     --seed S              root seed, decimal or 0x-hex uint32 (default: chosen at random and printed)
@@ -38,6 +39,9 @@ fencesim index-gate --replay S [--indexer NAME]
                           indexes floor((I-1)M/N) to floor(IM/N)-1; recorded in runSpec.shard. Combine the
                           N shard reports with fencesim merge (same seed and options on every shard)
     --strategies-json F   strategy benchmark rows (bench --strategies --json) to show in report.html
+    --indexer NAME        the downstream indexer under test, run at every interleaving index (reference or a
+                          naive indexer, see index-gate); without it the reference indexer runs at one index in
+                          100. Its invariants, metric gates and faults join the verdict (report.json: indexer)
     --transport T         pure (default): the simulator's own message queue; sdk: every request, response
                           and notification is JSON-RPC between a real MCP SDK Client (the client under test
                           inside the fenced cache) and an SDK Server answering from the server model, on

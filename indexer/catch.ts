@@ -25,6 +25,12 @@ export function hasMetricEvent(kind: string): Failing {
   return (result) => result.metricEvents.some((event) => event.invariant === kind);
 }
 
+/** A caught run of a known failure kind (an invariant, or one of metricFailures) at a known seed. */
+export function catchOf(index: number, seed: number, failure: string, uri: string): CaughtRun {
+  const metric = (metricFailures as readonly string[]).includes(failure);
+  return { index, seed, failure, uri, failing: metric ? hasMetricEvent(failure) : violates(failure), stopAt: failure };
+}
+
 export function firstFailure(rootSeed: number, interleavingsMax: number, config: IndexerConfig, metricsToo: boolean): CaughtRun | null {
   for (let index = 0; index < interleavingsMax; index++) {
     const seed = deriveSeed(rootSeed, index);

@@ -14,6 +14,7 @@ export class Draft {
   private volatile: VolatileState;
   private copied = { meta: false, outbox: false, embeddings: false, tasks: false, requests: false, timers: false };
   private readonly copiedMeta = new Set<string>();
+  private readonly copiedBuckets = new Set<string>();
 
   constructor(state: IndexerState, nowMs: number) {
     this.config = state.config;
@@ -69,11 +70,18 @@ export class Draft {
 
   putEmbedding(model: string, chunkHash: string, vector: number[]): void {
     this.ownRecord('embeddings');
-    this.durable.embeddings[model + '|' + chunkHash] = vector;
+    const key = bucketOf(model, chunkHash);
+    let bucket = this.durable.embeddings[key];
+    if (!this.copiedBuckets.has(key)) {
+      bucket = { ...bucket };
+      this.durable.embeddings[key] = bucket;
+      this.copiedBuckets.add(key);
+    }
+    bucket![chunkHash] = vector;
   }
 
   embedding(model: string, chunkHash: string): number[] | undefined {
-    return this.durable.embeddings[model + '|' + chunkHash];
+    return this.durable.embeddings[bucketOf(model, chunkHash)]?.[chunkHash];
   }
 
   setModels(models: ModelRegistry): void {
@@ -153,3 +161,5 @@ export class Draft {
     }
   }
 }
+
+const bucketOf = (model: string, chunkHash: string): string => model + '|' + chunkHash.charAt(0);

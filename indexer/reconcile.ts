@@ -11,9 +11,8 @@ import { stringHash } from './kernel-imports.js';
 import { acceptDeletion, onChange } from './metadata-loop.js';
 import { startNextTask } from './semantic-loop.js';
 import { enqueueWrite } from './bookkeeping.js';
-import { contentDigest } from './kernel-imports.js';
 import { lowestChunkSimilarity } from './semantic-rule.js';
-import { splitChunks } from './text.js';
+import { chunkedText } from './chunking.js';
 import type { IndexerInput, SourceObservation, StoreSummary, UriMeta } from './types.js';
 
 /** How much stricter than the decision threshold the full pass re-judges drifted resources. */
@@ -88,7 +87,7 @@ function recheckSemantics(d: Draft): void {
   for (const uri in d.d.meta) {
     const row = d.d.meta[uri]!;
     if (row.deleted || row.text === null || row.repair || row.status !== 'synced') continue;
-    const hashes = splitChunks(row.text).map((chunk) => contentDigest(chunk));
+    const { hashes } = chunkedText(row.text);
     for (const model in row.indexed) {
       const published = row.indexed[model]!;
       if (published.manifest.join() === hashes.join()) continue;

@@ -28,8 +28,8 @@ export interface IndexerRuntimeOptions {
   /** The source's listing for reconciliation (sequence, SHA-256, text of every resource). */
   listSource?: () => Promise<SourceObservation[]>;
   config?: Partial<IndexerConfig>;
-  /** Called for every effect as it is carried out (observability). */
-  onEffect?: (effect: IndexerEffect) => void;
+  /** Called for every effect as it is carried out, with the runtime's clock (observability: IndexerObserver.effect). */
+  onEffect?: (effect: IndexerEffect, nowMs: number) => void;
 }
 
 /** The part of FencedResourceCache the runtime subscribes to. */
@@ -152,7 +152,7 @@ export class IndexerRuntime {
   }
 
   private carryOut(effect: IndexerEffect): void {
-    this.options.onEffect?.(effect);
+    this.options.onEffect?.(effect, this.nowMs());
     switch (effect.type) {
       case 'TimerArmed': return this.arm(effect.kind, effect.key, effect.atMs);
       case 'EmbedRequested': return this.track(this.embedBatch(effect));

@@ -8,11 +8,10 @@
  * task re-runs on the latest content. Failures back off exponentially (rate limits wait retry-after)
  * behind a circuit breaker; none of this ever holds up the metadata loop.
  */
-import { contentDigest } from './kernel-imports.js';
 import { commitEffect, enqueueWrite, publishedSlot, purgeBeforeEmbedding, settleStatus } from './bookkeeping.js';
 import { covered, maybeSwitch, modelsInUse } from './models.js';
 import { decideRefresh } from './semantic-rule.js';
-import { splitChunks } from './text.js';
+import { chunkDigest, chunkedText } from './chunking.js';
 import type { Draft } from './draft.js';
 import type { EmbedFailure, IndexerInput, UriMeta } from './types.js';
 
@@ -24,14 +23,14 @@ export function startNextTask(d: Draft, uri: string): void {
   const model = modelsInUse(d).find((candidate) => !covered(row, candidate));
   if (model === undefined) return settle(d, uri);
   if (d.config.naive.deleteThenInsert && row.indexed[model] !== undefined) purgeBeforeEmbedding(d, uri, row.sequence);
-  const chunks = splitChunks(row.text);
+  const { chunks, hashes } = chunkedText(row.text);
   const texts: string[] = [];
   const seen = new Set<string>();
-  for (const chunk of chunks) {
-    const hash = contentDigest(chunk);
+  for (let index = 0; index < chunks.length; index++) {
+    const hash = hashes[index]!;
     if (d.embedding(model, hash) === undefined && !seen.has(hash)) {
       seen.add(hash);
-      texts.push(chunk);
+      texts.push(chunks[index]!);
     }
   }
   if (texts.length === 0) return decide(d, uri, model, row.sequence);
@@ -57,7 +56,7 @@ export function onEmbedResponded(d: Draft, input: Extract<IndexerInput, { type: 
   task.texts.forEach((text, index) => {
     const vector = input.vectors[index];
     if (vector === undefined || vector === null) missing.push(text);
-    else d.putEmbedding(input.model, contentDigest(text), vector);
+    else d.putEmbedding(input.model, chunkDigest(text), vector);
   });
   if (missing.length > 0) return requestEmbedding(d, task.uri, task.model, task.baseSequence, missing, task.attempts + 1);
   d.putTask(task.uri, undefined);
@@ -86,8 +85,7 @@ function decide(d: Draft, uri: string, model: string, baseSequence: number): voi
   const row = d.d.meta[uri];
   if (row === undefined || row.deleted || row.text === null) return;
   if (row.sequence !== baseSequence) return startNextTask(d, uri);
-  const chunks = splitChunks(row.text);
-  const hashes = chunks.map((chunk) => contentDigest(chunk));
+  const { chunks, hashes } = chunkedText(row.text);
   const vectors = hashes.map((hash) => d.embedding(model, hash)!);
   const confirmed = row.indexed[model];
   const verdict = decideRefresh(d, row, model, hashes, vectors);
@@ -97,7 +95,7 @@ function decide(d: Draft, uri: string, model: string, baseSequence: number): voi
   });
   const writable = d.metaForWrite(uri)!;
   if (!verdict.refresh) {
-    writable.indexed[model] = { ...confirmed!, checkedHash: row.hash, manifest: verdict.followManifest ? hashes : confirmed!.manifest };
+    writable.indexed[model] = { ...confirmed!, checkedHash: row.hash, manifest: verdict.followManifest ? hashes.slice() : confirmed!.manifest };
     return afterDecision(d, uri, writable);
   }
   const slot = confirmed === undefined ? 0 : 1 - publishedSlot(confirmed);
@@ -105,7 +103,7 @@ function decide(d: Draft, uri: string, model: string, baseSequence: number): voi
   writable.repair = false;
   enqueueWrite(d, { writeId: d.allocateWriteId(), uri, model, slot, sequence: row.sequence, rows, deleteFromPosition: rows.length, purge: false });
   if (d.config.naive.storeFirstNoVerify) {
-    writable.indexed[model] = { sequence: row.sequence, slot, model, manifest: hashes, checkedHash: row.hash };
+    writable.indexed[model] = { sequence: row.sequence, slot, model, manifest: hashes.slice(), checkedHash: row.hash };
     d.emit({ type: 'IndexPublished', uri, model, sequence: row.sequence });
     return afterDecision(d, uri, writable);
   }

@@ -22,7 +22,7 @@ export interface Verdict {
 const literalRefreshBelow = 0.7;
 const literalFingerprintBelow = 0.85;
 
-export function decideRefresh(d: Draft, row: UriMeta, model: string, hashes: string[], vectors: number[][]): Verdict {
+export function decideRefresh(d: Draft, row: UriMeta, model: string, hashes: readonly string[], vectors: number[][]): Verdict {
   const confirmed = row.indexed[model];
   const naive = d.config.naive;
   if (confirmed === undefined || row.repair || behindAnotherModel(row, model)) return { refresh: true, similarity: null, followManifest: false };
@@ -42,7 +42,7 @@ export function decideRefresh(d: Draft, row: UriMeta, model: string, hashes: str
 }
 
 /** The lowest cosine over positions whose chunk changed (1 when none did; 0 for a count change). */
-export function lowestChunkSimilarity(oldHashes: string[], oldVectors: number[][], newHashes: string[], newVectors: number[][]): number {
+export function lowestChunkSimilarity(oldHashes: readonly string[], oldVectors: number[][], newHashes: readonly string[], newVectors: number[][]): number {
   if (oldHashes.length !== newHashes.length) return 0;
   let lowest = 1;
   for (let position = 0; position < newHashes.length; position++) {

@@ -22,7 +22,9 @@ export function carryOut(world: SimPort, _input: IndexerInput, effects: readonly
         break;
       case 'IndexPublished': world.line(`published ${effect.uri} v${effect.sequence} ${effect.model}`); break;
       case 'ReadsSwitched': world.line(`reads switched ${effect.previous} -> ${effect.model}`); break;
-      case 'DriftFound': world.line(`reconciliation found ${effect.kind} drift on ${effect.uri} v${effect.sequence}`); break;
+      case 'DriftFound':
+        world.metrics[effect.kind === 'source' ? 'driftSource' : effect.kind === 'store' ? 'driftStore' : 'driftSemantic']++;
+        world.line(`reconciliation found ${effect.kind} drift on ${effect.uri} v${effect.sequence}`); break;
       case 'MigrationStarted': world.fired('model-upgrade'); world.line(`migration to ${effect.model} started`); break;
       default: break;
     }

@@ -5,7 +5,7 @@
  */
 import { semanticDistance } from './edits.js';
 import { readIndex } from './read-path.js';
-import { recordSimilarity } from './sim-metrics.js';
+import { freshnessSlotOf, recordSimilarity } from './sim-metrics.js';
 import type { SimPort } from './sim-port.js';
 import type { IndexerEffect } from './types.js';
 
@@ -81,11 +81,15 @@ export function probeFreshness(world: SimPort, uri: string, sequence: number, st
   const lossAtMs = world.dataLossAtMs.get(uri);
   if (lossAtMs !== undefined && lossAtMs <= world.nowMs && lossAtMs >= startMs - world.config.reconcilePeriodMs) return;
   world.metrics.freshnessProbes++;
+  const slot = freshnessSlotOf(world.nowMs);
+  world.metrics.freshnessProbesBySlot[slot]!++;
   const row = world.state.durable.meta[uri];
   const published = row?.indexed[world.state.durable.models.active];
   const judged = published !== undefined && published.checkedHash === truth.digest;
-  if (judged && readIndex(world.state, uri, world.store.rowsOf(uri)).served) world.metrics.freshnessFresh++;
-  else world.line(`freshness probe: ${uri} v${sequence} not indexed within window + 10 s`);
+  if (judged && readIndex(world.state, uri, world.store.rowsOf(uri)).served) {
+    world.metrics.freshnessFresh++;
+    world.metrics.freshnessFreshBySlot[slot]!++;
+  } else world.line(`freshness probe: ${uri} v${sequence} not indexed within window + 10 s`);
 }
 
 /** Lost events never found by the end of the run count as not found. */

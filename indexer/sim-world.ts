@@ -134,6 +134,10 @@ export class IndexerWorld implements SimPort {
     return this.appliedModels.has(uri + '|' + model);
   }
 
+  storeLossAtMs(uri: string): number | undefined {
+    return this.dataLossAtMs.get(uri);
+  }
+
   deliveredUpsert(uri: string): number {
     return this.upserts.get(uri) ?? 0;
   }
@@ -147,7 +151,10 @@ export class IndexerWorld implements SimPort {
   }
 
   at(timeMs: number, event: WorldEventBody): void {
-    this.queue.push({ ...event, timeMs, sequence: 0 } as WorldEvent);
+    const scheduled = event as WorldEvent;
+    scheduled.timeMs = timeMs;
+    scheduled.sequence = 0;
+    this.queue.push(scheduled);
   }
 
   line(text: string): void {

@@ -145,8 +145,11 @@ export interface ModelRegistry {
 export interface DurableState {
   meta: Record<string, UriMeta>;
   outbox: Record<string, VectorWrite>;
-  /** Embedding cache keyed by model + '|' + chunk hash. */
-  embeddings: Record<string, number[]>;
+  /**
+   * Embedding cache: bucket (model + '|' + the chunk hash's first hex digit) -> chunk hash -> vector.
+   * Bucketed so a step that adds a vector copies one small bucket, not the whole cache.
+   */
+  embeddings: Record<string, Record<string, number[]>>;
   models: ModelRegistry;
   nextWriteId: number;
   nextPassId: number;

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { instruments, shadowInstruments, type InstrumentSpec } from './instruments.js';
+import { indexerInstruments } from './indexer-fold.js';
 import { seriesCount } from './series.js';
 
 const all: InstrumentSpec[] = [...Object.values(instruments), ...Object.values(shadowInstruments)];
@@ -27,6 +28,9 @@ describe('the metric catalogue', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Watch it in production'));
     const rows = [...section.matchAll(/^\| `(fencesim\.[a-z_.]+)` \| (counter|histogram) \| `([^`]+)` \|/gm)].map((match) => [match[1], match[2], match[3]]);
-    expect(rows).toEqual(all.map((spec) => [spec.name, spec.kind, spec.unit]));
+    // The cache's table, then the indexer's ("The indexer's curves").
+    const indexer = Object.values(indexerInstruments);
+    expect(rows).toEqual([...all, ...indexer].map((spec) => [spec.name, spec.kind, spec.unit]));
+    for (const spec of indexer) expect(spec.name).toMatch(/^fencesim\.indexer(\.[a-z_]+)+$/);
   });
 });

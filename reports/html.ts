@@ -33,6 +33,8 @@ import {
   verdictWord,
   type InvariantFinding,
 } from './digest.js';
+import { indexerHtml } from './indexer-render.js';
+import { observeHtml } from './observe-render.js';
 import type { Report } from './json.js';
 
 export type { HtmlExtras, StrategyResult } from './charts.js';
@@ -47,6 +49,8 @@ export async function renderHtml(report: Report, extras: HtmlExtras = {}): Promi
   const figures = chartFigures(report, extras).filter((figure) => benchmarked || figure.kind !== 'read-amplification');
   const svgs = await Promise.all(figures.map((figure) => renderChartSvg(figure.spec, `chart-${figure.kind}`)));
   const figureHtml = new Map(figures.map((figure, index) => [figure.kind, figureElement(figure, svgs[index]!)]));
+  const indexerSection = await indexerHtml(report, renderChartSvg, escape);
+  const observeSection = await observeHtml(report, renderChartSvg, escape);
   const title = `fencesim gate ${verdictWord(report)} · ${report.runSpec.scenario} / ${report.runSpec.client} · seed ${report.runSpec.seed}`;
   const body = [
     header(report),
@@ -58,6 +62,8 @@ export async function renderHtml(report: Report, extras: HtmlExtras = {}): Promi
     `<div class="grid">${safetySection(report)}${sometimesSection(report)}</div>`,
     coverageSection(report, figureHtml.get('transition-coverage')!),
     totalsSection(report),
+    indexerSection,
+    observeSection,
     footer(report),
   ];
   return `<!doctype html>

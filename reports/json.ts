@@ -4,6 +4,8 @@
  * accumulated results, with keys in a fixed order, so identical runs write byte-identical reports
  * apart from `timing`. No clock, hostname or date is read here; timing is measured by the caller.
  */
+import { indexerSectionOf, type IndexerReportSection } from './indexer-section.js';
+import { observeSectionOf, type ObserveReportSection } from './observe-section.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { coverageOf, GateAccumulator, GateOutcome, GateVerdict, MetricReport, MetricThreshold, RunSpec } from '../sim/gate.js';
@@ -110,6 +112,7 @@ export interface ReportRunSpec extends RunSpec {
 export function runSpecOf(spec: ReportRunSpec): RunSpec {
   const runSpec: RunSpec = { seed: spec.seed, interleavings: spec.interleavings, scenario: spec.scenario, client: spec.client, maxFailures: spec.maxFailures };
   if (spec.transport !== undefined && spec.transport !== 'pure') runSpec.transport = spec.transport;
+  if (spec.indexer !== undefined) runSpec.indexer = spec.indexer;
   return runSpec;
 }
 
@@ -169,6 +172,10 @@ export interface Report {
   totals: ReportTotals;
   distributions: ReportDistributions;
   failures: ReportFailure[];
+  /** The downstream indexer's part of the run (reports/indexer-section.ts); absent when no indexer interleaving ran. */
+  indexer?: IndexerReportSection;
+  /** The observation fold's figures over the simulated runs, per fault (reports/observe-section.ts). */
+  observability?: ObserveReportSection;
   determinism: ReportDeterminism;
   /** Everything the gate accumulated, raw, so shard reports merge exactly (`fencesim merge`). */
   accumulator: AccumulatorSection;
@@ -216,6 +223,8 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
       revocationMs: histogramOf(accumulator.revocationHistogram, revocationBucketMs),
     },
     failures,
+    ...indexerOf(accumulator),
+    ...observabilityOf(accumulator),
     determinism,
     accumulator: accumulatorSection(accumulator),
     timing: {
@@ -227,6 +236,16 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
       shrinkMs: timing.shrinkMs ?? 0,
     },
   };
+}
+
+function indexerOf(accumulator: GateAccumulator): { indexer?: IndexerReportSection } {
+  const section = indexerSectionOf(accumulator.spec, accumulator.indexerFigures);
+  return section === undefined ? {} : { indexer: section };
+}
+
+function observabilityOf(accumulator: GateAccumulator): { observability?: ObserveReportSection } {
+  const section = observeSectionOf(accumulator.observeFigures);
+  return section === undefined ? {} : { observability: section };
 }
 
 /** Writes `dir/report.json` (through a temporary file and a rename), creating `dir` first; returns the file's path. */

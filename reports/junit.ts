@@ -6,6 +6,7 @@
  * interleavings and the command that reproduces the whole run. Built with xmlbuilder2, never by string
  * concatenation. Deterministic: the only run-dependent number is the suite's `time` (the wall time).
  */
+import { indexerJunitCases } from './indexer-render.js';
 import { create } from 'xmlbuilder2';
 import { sometimesMinimumInterleavings } from '../sim/gate.js';
 import {
@@ -51,7 +52,8 @@ interface TestCase {
 }
 
 export function renderJunit(report: Report, options: RenderOptions = {}): string {
-  const cases = [...safetyCases(report, options), ...metricCases(report, options), ...sometimesCases(report), ...determinismCases(report)];
+  const indexerCases = indexerJunitCases(report).map((testCase) => ({ classname: 'fencesim.indexer', ...testCase }));
+  const cases = [...safetyCases(report, options), ...metricCases(report, options), ...sometimesCases(report), ...determinismCases(report), ...indexerCases];
   const failures = cases.filter((testCase) => testCase.failure !== undefined).length;
   const skipped = cases.filter((testCase) => testCase.skipped !== undefined).length;
   const document = create({ invalidCharReplacement: '\uFFFD' }).dec({ version: '1.0', encoding: 'UTF-8' });

@@ -5,6 +5,7 @@
  * coverage and totals. Sections that are all green collapse into one line with the table in <details>.
  * Rendered from report.json only (see digest.ts), like every other report.
  */
+import { indexerMarkdown } from './indexer-render.js';
 import {
   determinismOf,
   determinismText,
@@ -51,6 +52,7 @@ export function renderMarkdown(report: Report, options: RenderOptions = {}): str
     sometimesSection(report),
     coverageSection(report),
     totalsSection(report),
+    indexerMarkdown(report),
   ];
   return `${blocks.filter((block) => block !== '').join('\n\n')}\n`;
 }

@@ -31,7 +31,7 @@ export interface MergeOutput {
 
 export type MergeResult = { ok: true; output: MergeOutput } | { ok: false; reason: string };
 
-const specFields = ['seed', 'interleavings', 'scenario', 'client', 'maxFailures', 'transport'] as const;
+const specFields = ['seed', 'interleavings', 'scenario', 'client', 'maxFailures', 'transport', 'indexer'] as const;
 
 export function mergeReports(inputs: readonly MergeInput[], allowPartial: boolean): MergeResult {
   if (inputs.length === 0) return fail('no reports to merge');

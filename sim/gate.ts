@@ -13,6 +13,10 @@ import { runInterleaving, type InterleavingResult } from './world.js';
 import { evidenceReasons, exitCodeOf, gateOutcomeOf, runOutcomeIndex, runOutcomes, type GateOutcome, type VerdictEvidence } from './verdict.js';
 
 export { exitCodeOf, gateExitCodes, outcomeOf, runOutcomes, type GateOutcome, type RunOutcome, type VerdictEvidence } from './verdict.js';
+import { emptyIndexerFigures, mergeIndexerFigures } from '../indexer/gate-figures.js';
+import { indexerReasons, runIndexerAt } from '../indexer/gate-part.js';
+import { addObservedRun, emptyObserveFigures, figuresOfRun, observeDue, observedForGate } from '../observe/gate-figures.js';
+import { initialObserveState } from '../observe/state.js';
 
 export interface RunSpec {
   seed: number;
@@ -22,6 +26,8 @@ export interface RunSpec {
   maxFailures: number;
   /** How messages travel: 'sdk' = real JSON-RPC between SDK Client and Server (adapters/mcp-sdk); absent = pure. */
   transport?: Transport;
+  /** `--indexer NAME`: the indexer under test, run at every index; absent = the reference at the default share (indexer/gate-part.ts). */
+  indexer?: string;
 }
 
 /** 'pure': the simulator's own message queue; 'sdk': the real MCP SDK on both ends over a virtual link. */
@@ -132,6 +138,10 @@ export class GateAccumulator {
   contentRefused = 0;
   revocations = 0;
   purges = 0;
+  /** The indexer's interleavings (indexer/gate-figures.ts: one fixed-layout array, so it travels and merges like the rest). */
+  readonly indexerFigures = emptyIndexerFigures();
+  /** The observation fold's dashboard figures, overall, without faults and per fault (observe/gate-figures.ts). */
+  readonly observeFigures = emptyObserveFigures();
   failures: Failure[] = [];
 
   constructor(readonly spec: RunSpec) {}
@@ -227,6 +237,8 @@ export class GateAccumulator {
     this.contentRefused += other.contentRefused;
     this.revocations += other.revocations;
     this.purges += other.purges;
+    mergeIndexerFigures(this.indexerFigures, other.indexerFigures);
+    addInto(this.observeFigures, other.observeFigures);
     this.failures = [...this.failures, ...other.failures].sort((a, b) => a.index - b.index).slice(0, this.spec.maxFailures);
   }
 }
@@ -250,10 +262,15 @@ export function runRange(
 ): GateAccumulator {
   const accumulator = new GateAccumulator(spec);
   const progressEvery = 1_000;
+  const observed = observedForGate(client);
   for (let index = start; index < end; index++) {
     const seed = deriveSeed(spec.seed, index);
-    const result = runInterleaving(seed, scenario, client, { trace: false, record: false });
+    const observing = observeDue(index);
+    if (observing) observed.observed.state = initialObserveState();
+    const result = runInterleaving(seed, scenario, observing ? observed.client : client, { trace: false, record: false });
     accumulator.add(index, result);
+    if (observing) addObservedRun(accumulator.observeFigures, figuresOfRun(observed.observed.state, result.endMs), result.faultCounts);
+    runIndexerAt(accumulator.indexerFigures, spec, index);
     if (progress !== undefined && (index - start + 1) % progressEvery === 0) progress(index - start + 1, end - start);
   }
   return accumulator;
@@ -344,6 +361,7 @@ export function verdictOf(accumulator: GateAccumulator, scenario: Scenario, evid
       reasons.push(`sometimes: fault ${name} never fired in ${accumulator.interleavings} interleavings, so the scenario did not test what it claims`);
     }
   });
+  reasons.push(...indexerReasons(accumulator.indexerFigures));
   reasons.push(...evidenceReasons(evidence));
   const outcome = gateOutcomeOf(reasons, evidence);
   return { passed: outcome === 'passed', outcome, exitCode: exitCodeOf(outcome), evidence, reasons, counters, liveness, metrics, sometimes };

@@ -27,6 +27,7 @@ export const badInputCases: BadInputCase[] = [
   { argv: ['help', 'gate', 'replay'], fragment: 'help takes at most one command name, got 2' },
   { argv: ['--version', 'x'], fragment: '--version takes no arguments, got "x"' },
   // --- gate
+  { argv: ['gate', '--indexer', 'naive-nope'], fragment: '--indexer: unknown indexer "naive-nope"' },
   { argv: ['gate', '--interleavings'], fragment: '--interleavings needs a value: --interleavings N' },
   { argv: ['gate', '--interleavings', '0'], fragment: '--interleavings: "0" is below the minimum 1' },
   { argv: ['gate', '--interleavings', '-5'], fragment: '--interleavings: "-5" is negative' },

@@ -24,6 +24,8 @@ import { coverageOf, exitCodeOf, gateExitCodes, replayCommand, verdictOf, type G
 import { formatSeed } from '../../sim/prng.js';
 import { shardRange } from '../../sim/shard.js';
 import { runInterleaving } from '../../sim/world.js';
+import { indexerEveryOf, indexerInterleavingsFor, indexerNameOf } from '../../indexer/gate-part.js';
+import { indexerNames } from '../../indexer/indexers.js';
 import { parseOptions, UsageError, type ParsedOptions } from '../args.js';
 import { columns, perSecond } from '../format.js';
 import type { Io } from '../io.js';
@@ -49,6 +51,7 @@ export const gateOptions = {
   shard: 'shard',
   'strategies-json': 'file',
   transport: 'transport',
+  indexer: 'word',
 } as const;
 
 export const gateDefaults = {
@@ -187,6 +190,7 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     maxFailures: options['max-failures'] ?? gateDefaults.maxFailures,
   };
   if (options.transport === 'sdk') spec.transport = 'sdk';
+  if (options.indexer !== undefined) spec.indexer = indexerOption(options.indexer);
   const workers = options.workers ?? defaultWorkers();
   const shard = options.shard === undefined ? null : { ...options.shard, ...shardRange(spec.interleavings, options.shard.index, options.shard.count) };
   if (shard !== null && shard.count > spec.interleavings) {
@@ -215,7 +219,8 @@ function rangeOf(setup: GateSetup): { start: number; end: number } {
 export function reproduceGateCommand(spec: RunSpec, shard: ReportShard | null = null): string {
   const shardText = shard === null ? '' : ` --shard ${shard.index}/${shard.count}`;
   const transportText = spec.transport === 'sdk' ? ' --transport sdk' : '';
-  return `npx fencesim gate --seed ${formatSeed(spec.seed)} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}${transportText}${shardText}`;
+  const indexerText = spec.indexer === undefined ? '' : ` --indexer ${spec.indexer}`;
+  return `npx fencesim gate --seed ${formatSeed(spec.seed)} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}${transportText}${indexerText}${shardText}`;
 }
 
 function runSpecBlock(setup: GateSetup): string[] {
@@ -228,6 +233,7 @@ function runSpecBlock(setup: GateSetup): string[] {
     ['client', spec.client],
     ...(setup.module === null ? [] : setup.module.specRows),
     ...(spec.transport === 'sdk' ? [['transport', 'sdk (JSON-RPC between a real SDK Client and Server on virtual time)']] : []),
+    ['indexer', indexerRow(spec)],
     ['max failures', String(spec.maxFailures)],
     ...(setup.shard === null ? [] : [['shard', `${setup.shard.index}/${setup.shard.count}: interleavings ${setup.shard.start}..${setup.shard.end - 1} (${setup.shard.end - setup.shard.start} of ${spec.interleavings})`]]),
     ['out', setup.outDir],
@@ -291,6 +297,18 @@ function timingOf(accumulator: GateAccumulator, wallMs: number, io: Io): ReportT
 /** One worker per core by default; the results are identical for any count. */
 function defaultWorkers(): number {
   return Math.max(1, Math.min(8, availableParallelism()));
+}
+
+/** `--indexer NAME`: one of the indexers (exit 2 otherwise); it then runs at every interleaving index. */
+function indexerOption(name: string): string {
+  if (!indexerNames.includes(name)) throw new UsageError(`--indexer: unknown indexer ${JSON.stringify(name)} (indexers: ${indexerNames.join(', ')})`, 'gate');
+  return name;
+}
+
+function indexerRow(spec: RunSpec): string {
+  if (spec.transport === 'sdk') return 'not run on the sdk transport (run the pure gate or fencesim index-gate)';
+  const count = indexerInterleavingsFor(spec, spec.interleavings);
+  return `${indexerNameOf(spec)}: ${count} indexer interleavings (one every ${indexerEveryOf(spec)} interleavings)`;
 }
 
 function messageOf(error: unknown): string {

@@ -34,6 +34,8 @@ export interface TruthView {
   applied(uri: string, model: string): boolean;
   /** Highest upsert sequence delivered to the indexer (0: none). */
   deliveredUpsert(uri: string): number;
+  /** When the store lost every row of this URI (a data-loss fault), if it did. */
+  storeLossAtMs?(uri: string): number | undefined;
   readonly store: { rowsOf(uri: string): ChunkRow[] };
   readonly state: IndexerState;
 }

@@ -5,3 +5,5 @@ export { rolloutPathOf, uriHash, shadowOnly, checkShare, type RolloutPath, type 
 export { FenceView, type UriFenceView, type SeenVersion } from './fence-view.js';
 export { formatHealth, healthOf, type CacheHealth, type HealthReason, type HealthThresholds } from '../../../observe/health.js';
 export { instruments, shadowInstruments, uriLabelAttribute } from '../../../observe/instruments.js';
+export { IndexerObserver, type IndexerObserveOptions } from './indexer-metrics.js';
+export { indexerInstruments } from '../../../observe/indexer-fold.js';
