@@ -57,7 +57,7 @@ function headerRows(input: ModuleRunInput, result: InterleavingResult | null): s
 function shownTimeline(result: InterleavingResult, invariant: InvariantName | null): { lines: string[]; hidden: number } {
   const violation = (invariant === null ? undefined : result.oracle.violations.find((entry) => entry.invariant === invariant)) ?? result.oracle.violations[0];
   if (violation === undefined) return { lines: result.timeline ?? [], hidden: 0 };
-  return violationTimeline(result.timeline ?? [], violation.invariant, violation.uri, result.plan.workload.resources.map((resource) => resource.uri));
+  return violationTimeline(result.timelineEntries ?? [], violation.invariant, violation.uri, result.plan.workload.resources.map((resource) => resource.uri));
 }
 
 export async function moduleReplay(input: ModuleRunInput, invariant: InvariantName | null, io: Io): Promise<number> {

@@ -79,6 +79,6 @@ export async function shrinkModuleFailure(seed: number, scenario: Scenario, clie
     attempts,
     complete: stoppedBy === 'complete',
     stoppedBy,
-    timeline: violationTimeline(final.timeline ?? [], invariant, violation?.uri ?? '', uris),
+    timeline: violationTimeline(final.timelineEntries ?? [], invariant, violation?.uri ?? '', uris),
   };
 }
