@@ -20,9 +20,11 @@
  *   core and never reaches the fence.
  */
 import { readReissueMs, subscriptionIdOf } from './era.js';
+import { learnRevocation, permissionDeniedCode } from './authorization.js';
 import { isLive, issueRead, move } from './fence.js';
 import { checkUri, interpretNotification, isObject } from './protocol.js';
 import type { Draft, InflightRequest } from './state.js';
+import type { ResponseOutcome } from './types.js';
 
 export type ListenRoute =
   | { type: 'none' }
@@ -154,8 +156,8 @@ function abandonReads(d: Draft, uri: string, sentAtMsMax: number): number {
   const generation = d.subscription(uri)!.subscriptionGeneration;
   let abandoned = 0;
   for (const request of d.uriState(uri).requests) {
-    if (request.kind !== 'read' || request.subscriptionGeneration !== generation || request.sentAtMs > sentAtMsMax) continue;
-    d.removeInflight(request);
+    if (request.kind !== 'read' || request.abandoned === true || request.subscriptionGeneration !== generation || request.sentAtMs > sentAtMsMax) continue;
+    d.markAbandoned(request);
     abandoned += 1;
     d.emit({ type: 'AuditWritten', kind: 'READ_ABANDONED', uri, requestId: request.requestId, detail: `read ordinal ${request.readOrdinal} sent at ${request.sentAtMs} abandoned` });
   }
@@ -179,7 +181,7 @@ function armReadDeadline(d: Draft, uri: string): void {
   const sub = d.subscription(uri);
   let oldestMs = Number.POSITIVE_INFINITY;
   for (const request of d.uriState(uri).requests) {
-    if (request.kind === 'read' && request.subscriptionGeneration === sub?.subscriptionGeneration && request.sentAtMs < oldestMs) oldestMs = request.sentAtMs;
+    if (request.kind === 'read' && request.abandoned !== true && request.subscriptionGeneration === sub?.subscriptionGeneration && request.sentAtMs < oldestMs) oldestMs = request.sentAtMs;
   }
   if (oldestMs !== Number.POSITIVE_INFINITY) d.armTimer('hedge', uri, oldestMs + readReissueMs(d.config));
 }
@@ -191,4 +193,14 @@ export function armReadDeadlines(d: Draft): void {
     const effect = d.effects[index]!;
     if (effect.type === 'RequestSent' && effect.method === 'resources/read') armReadDeadline(d, effect.uri);
   }
+}
+
+/**
+ * The late answer to an abandoned read (already removed from flight by the caller): never judged by the
+ * fence, so no version passes; a permission error still teaches the revocation (knowledge is never fenced).
+ */
+export function onAbandonedAnswer(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
+  d.emit({ type: 'AuditWritten', kind: 'READ_ABANDONED', uri: request.uri, requestId, detail: `late answer to abandoned read ordinal ${request.readOrdinal}, dropped` });
 }

@@ -21,7 +21,7 @@ import { checkInput, normalizeCapabilities } from './input-check.js';
 import { checkRequestId, checkUri, interpretNotification, interpretRead, isObject } from './protocol.js';
 import { durableLedger, recoverFromLedger } from './recovery.js';
 import { checkEra, isEra2026, listenAckTimeoutMs, withEra } from './era.js';
-import { armReadDeadlines, cancelListen, endListenWatch, listenOf, onReadDeadline, routeListenNotification } from './listen.js';
+import { armReadDeadlines, cancelListen, endListenWatch, listenOf, onAbandonedAnswer, onReadDeadline, routeListenNotification } from './listen.js';
 import { narrowLeaseToTtl, serveFresh } from './ttl.js';
 import { abandonPass, decideCompletenessTask, onListChanged, onListPage, requestDiscovery } from './scan.js';
 import { Draft, initialState, type CoreState, type InflightRequest, type Ledger } from './state.js';
@@ -247,7 +247,8 @@ function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, 
     return;
   }
   d.removeInflight(request);
-  if (request.kind === 'read') onReadResponse(d, requestId, request, outcome);
+  if (request.abandoned === true) onAbandonedAnswer(d, requestId, request, outcome);
+  else if (request.kind === 'read') onReadResponse(d, requestId, request, outcome);
   else if (request.kind === 'subscribe') (isEra2026(d) ? onListenResponse : onSubscribeResponse)(d, request, outcome);
   else if (request.kind === 'unsubscribe') onUnsubscribeResponse(d, request, outcome);
   else onListPage(d, outcome);

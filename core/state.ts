@@ -53,6 +53,8 @@ export interface InflightRequest {
   readOrdinal: number;
   reason: ReadReason | null;
   sentAtMs: number;
+  /** 2026-07-28: a read past the core's deadline, re-issued with a new id; its late answer only teaches revocations. */
+  abandoned?: true;
 }
 
 export { timerKinds, type TimerKind } from './types.js';
@@ -368,6 +370,12 @@ export class Draft {
   removeInflight(request: InflightRequest): void {
     const state = this.mutableUri(request.uri);
     state.requests = state.requests.filter((candidate) => candidate !== request);
+  }
+
+  /** Marks a request abandoned (2026-07-28 read deadline): kept only so that its late answer is recognised. */
+  markAbandoned(request: InflightRequest): void {
+    const state = this.mutableUri(request.uri);
+    state.requests = state.requests.map((candidate) => (candidate === request ? { ...candidate, abandoned: true as const } : candidate));
   }
 
   setLease(uri: string, leaseUntilMs: number): void {

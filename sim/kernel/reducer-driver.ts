@@ -11,6 +11,8 @@ import type { ClientDriver, CommandInput, WorldHost } from './host.js';
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, type StepTruth } from '../oracle.js';
 import type { ServerSession } from '../actors/server.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
+import { listenParams, openEra } from '../actors/era2026.js';
+import type { ListenCancelEffect } from './effects.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
 export interface ReducerWorld extends WorldHost {
@@ -46,7 +48,10 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   connect(cause: number): void {
     const world = this.world;
     const session = world.openSession();
-    this.step({ type: 'Connected', nowMs: world.nowMs, jitter: 0, sessionGeneration: session.generation, capabilities: { ...world.capabilities } }, cause, null);
+    const era = openEra(world, session);
+    const input: ClientInput = { type: 'Connected', nowMs: world.nowMs, jitter: 0, sessionGeneration: session.generation, capabilities: { ...world.capabilities } };
+    if (era !== undefined) input.era = era;
+    this.step(input, cause, null);
   }
 
   sessionLost(session: ServerSession): void {
@@ -71,6 +76,15 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const arrival = world.clientToServerTime(session);
     const request: RequestMessage = { requestId: effect.requestId, method: effect.method, uri: effect.uri, subject: effect.subject, cursor: effect.cursor, sentAtMs: world.nowMs };
     world.enqueue(arrival, Kind.ServerRequest, cause, session.generation, effect.requestId, request);
+  }
+
+  /** 2026-07-28: `notifications/cancelled` for a listen goes down the same FIFO pipe as requests. */
+  cancelListen(effect: ListenCancelEffect, cause: number): void {
+    const world = this.world;
+    const session = world.session;
+    if (session === null || !session.alive || session.generation !== effect.sessionGeneration) return;
+    const request: RequestMessage = { requestId: effect.requestId, method: 'notifications/cancelled', uri: effect.uri, subject: undefined, cursor: undefined, sentAtMs: world.nowMs };
+    world.enqueue(world.clientToServerTime(session), Kind.ServerRequest, cause, session.generation, effect.requestId, request);
   }
 
   timer(effect: TimerEffect, cause: number): void {
@@ -111,8 +125,11 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/list_changed', params: {} }, current ? causeListChanged : causeOldNotification, null);
       return;
     }
-    world.observe({ kind: 'notified', resource: message.resource, version: message.version, current });
-    this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/updated', params: { uri: message.uri } }, current ? causeNotification : causeOldNotification, null);
+    const listen = message.listen;
+    if (listen === undefined || listen.method === 'notifications/resources/updated') world.observe({ kind: 'notified', resource: message.resource, version: message.version, current });
+    const method = listen === undefined ? 'notifications/resources/updated' : listen.method;
+    const params = listen === undefined ? { uri: message.uri } : listenParams(message.uri, listen);
+    this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method, params }, current ? causeNotification : causeOldNotification, null);
   }
 
   /** client-crash: a response to a pre-crash request may still surface after the restart, on its old session. */
