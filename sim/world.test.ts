@@ -42,6 +42,8 @@ const goldenTraceHashes: Record<string, number> = {
   'close-race': 0xba66ba3f,
   'cursor-cycle': 0xa9076f2b,
   'duplicate-storm': 0x52aff483,
+  'era-both': 0x951685c4,
+  'era2026-swarm': 0xbd69efb3,
   'forged-snapshot-id': 0x5ff47014,
   'late-content-after-close': 0xdad2ba8c,
   'lost-unsubscribe-ack': 0x47c8b42b,

@@ -12,8 +12,9 @@ import { parseOptions, UsageError } from '../args.js';
 import { columns, grouped } from '../format.js';
 import type { Io } from '../io.js';
 import { firstLabelDifference, resolveRunInput, runInput, type RunInput } from '../replay-input.js';
+import { scenarioForProtocol } from '../protocol.js';
 
-export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file', transport: 'transport' } as const;
+export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file', transport: 'transport', protocol: 'protocol' } as const;
 
 export async function replayCommandRun(argv: readonly string[], io: Io): Promise<number> {
   const options = parseOptions('replay', argv, replayOptions);
@@ -21,6 +22,7 @@ export async function replayCommandRun(argv: readonly string[], io: Io): Promise
     throw new UsageError('--transport sdk replays an interleaving by --seed --scenario --client (replay files hold pure-transport decisions)', 'replay');
   }
   const input = await resolveRunInput('replay', options);
+  scenarioForProtocol(input.scenario, options.protocol, input.scenario.name, options.transport, 'replay');
   const invariant = (input.file?.content.invariant ?? null) as InvariantName | null;
   const sdk = options.transport === 'sdk';
   const result = sdk ? await runOverSdk(input) : runInput('replay', input, true, invariant);

@@ -10,6 +10,7 @@ import { parseOptions, UsageError } from '../args.js';
 import { columns } from '../format.js';
 import type { Io } from '../io.js';
 import { resolveRunInput, runInput } from '../replay-input.js';
+import { scenarioForProtocol } from '../protocol.js';
 import { shrinkLimitsDefault, shrinkSummaryLines, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
 
 export const shrinkOptions = {
@@ -21,6 +22,7 @@ export const shrinkOptions = {
   invariant: 'invariant',
   'budget-ms': 'milliseconds',
   attempts: 'count',
+  protocol: 'protocol',
 } as const;
 
 export const shrinkOutDefault = './fencesim-shrunk.json';
@@ -28,6 +30,7 @@ export const shrinkOutDefault = './fencesim-shrunk.json';
 export async function shrinkCommand(argv: readonly string[], io: Io): Promise<number> {
   const options = parseOptions('shrink', argv, shrinkOptions);
   const input = await resolveRunInput('shrink', options);
+  scenarioForProtocol(input.scenario, options.protocol, input.scenario.name, undefined, 'shrink');
   const out = options.out ?? shrinkOutDefault;
   // A file that names its invariant was recorded up to that violation; replay it the same way.
   const recorded = runInput('shrink', input, false, options.invariant ?? ((input.file?.content.invariant ?? null) as InvariantName | null));

@@ -43,6 +43,7 @@ export function openEra(world: WorldHost, session: ServerSession): '2026-07-28' 
     return undefined;
   }
   tables.set(session, { listens: [], ended: [] });
+  world.observe({ kind: 'era2026', generation: session.generation });
   return '2026-07-28';
 }
 
@@ -164,4 +165,21 @@ export function listenParams(uri: string, listen: ListenMessage): Record<string,
   if (listen.method === 'notifications/subscriptions/acknowledged') return { notifications: { resourceSubscriptions: listen.honored }, ...meta };
   if (listen.method === 'notifications/cancelled') return { requestId: listen.subscriptionId };
   return { uri, ...meta };
+}
+
+/** Ground truth of a listen message reaching the client on its current connection (phantom_watch). */
+export function observeListenDelivery(world: WorldHost, generation: number, message: NotificationMessage): void {
+  const listen = message.listen;
+  if (listen === undefined || listen.method !== 'notifications/subscriptions/acknowledged' || listen.subscriptionId === null) return;
+  for (const uri of listen.honored) {
+    const resource = world.server.lookup(uri);
+    if (resource >= 0) world.observe({ kind: 'listen-acked', generation, listenId: listen.subscriptionId, resource });
+  }
+}
+
+/** A listen's result (graceful completion) reaching the client ends that listen (phantom_watch). */
+export function observeListenResult(world: WorldHost, requestId: number, outcome: ResponseOutcome): void {
+  if (world.plan.era2026 === undefined || outcome.type !== 'result') return;
+  const result = outcome.result as { resultType?: unknown } | null;
+  if (result !== null && typeof result === 'object' && result.resultType === 'complete') world.observe({ kind: 'listen-ended', listenId: requestId });
 }

@@ -11,7 +11,7 @@ import type { ClientDriver, CommandInput, WorldHost } from './host.js';
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, type StepTruth } from '../oracle.js';
 import type { ServerSession } from '../actors/server.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
-import { listenParams, openEra } from '../actors/era2026.js';
+import { listenParams, observeListenDelivery, observeListenResult, openEra } from '../actors/era2026.js';
 import type { ListenCancelEffect } from './effects.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
@@ -118,6 +118,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const sessionGeneration = event.session;
     if (message.kind === 'response') {
       if (current) learnFromResponse(world.oracle, world.timeline, message, world.nowMs);
+      if (current) observeListenResult(world, message.requestId, message.outcome);
       this.step({ type: 'ResponseArrived', nowMs, jitter: 0, sessionGeneration, requestId: message.requestId, outcome: message.outcome }, event.cause, message);
       return;
     }
@@ -126,10 +127,13 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       return;
     }
     const listen = message.listen;
+    if (current && listen !== undefined) observeListenDelivery(world, sessionGeneration, message);
     if (listen === undefined || listen.method === 'notifications/resources/updated') world.observe({ kind: 'notified', resource: message.resource, version: message.version, current });
     const method = listen === undefined ? 'notifications/resources/updated' : listen.method;
     const params = listen === undefined ? { uri: message.uri } : listenParams(message.uri, listen);
-    this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method, params }, current ? causeNotification : causeOldNotification, null);
+    // A 2026 ack answers the listen (like a 2025 subscribe ACK): it keeps the cause of the step that sent the listen.
+    const ackCause = listen !== undefined && listen.method !== 'notifications/resources/updated' ? event.cause : causeNotification;
+    this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method, params }, current ? ackCause : causeOldNotification, null);
   }
 
   /** client-crash: a response to a pre-crash request may still surface after the restart, on its old session. */
