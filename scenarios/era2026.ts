@@ -4,7 +4,7 @@
  * restarts, crashes, listings), plus every fault of the listen / TTL era. `era-both` draws the era of each
  * interleaving through the chooser (decision 0: 2025-11-25, the simplest).
  */
-import { era2025Faults, era2026Faults, type FaultName } from '../sim/faults.js';
+import { era2025Faults, era2026Faults, ratio, type FaultName } from '../sim/faults.js';
 import type { Chooser } from '../sim/chooser.js';
 import type { InterleavingPlan } from '../sim/plan.js';
 import { allInvariants } from '../sim/oracle.js';
@@ -47,5 +47,18 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms'],
     plan: (chooser) => (chooser.draw('server', 'protocol era: 2026-07-28?', 2) === 1 ? era2026Plan(chooser) : swarm.plan(chooser)),
   };
-  return [era2026Swarm, eraBoth];
+  const era2026BrokenStream: Scenario = {
+    name: 'era2026-broken-stream',
+    description: '2026-07-28: broken response streams lose reads and late originals outlive their retries, while notifications are lost',
+    era: '2026-07-28',
+    targets: ['convergence_60s', 'version_regression', 'phantom_watch'],
+    catches: ['naive-2026-wait-forever', 'naive-2026-no-ack-wait'],
+    sometimes: ['broken-read-stream', 'late-original-response', 'drop-notification'],
+    plan: (chooser) => ({
+      ...swarmPlan(chooser, []),
+      faults: { 'broken-read-stream': ratio(1, 3), 'late-original-response': ratio(1, 6), 'drop-notification': ratio(1, 2) },
+      era2026: { ttlMsMin, ttlMsMax },
+    }),
+  };
+  return [era2026Swarm, eraBoth, era2026BrokenStream];
 }

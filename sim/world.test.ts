@@ -43,6 +43,7 @@ const goldenTraceHashes: Record<string, number> = {
   'cursor-cycle': 0xa9076f2b,
   'duplicate-storm': 0x52aff483,
   'era-both': 0x951685c4,
+  'era2026-broken-stream': 0x43562ac9,
   'era2026-swarm': 0xbd69efb3,
   'forged-snapshot-id': 0x5ff47014,
   'late-content-after-close': 0xdad2ba8c,
