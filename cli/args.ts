@@ -12,6 +12,11 @@ import { allInvariants, type InvariantName } from '../sim/oracle.js';
 import type { Transport } from '../sim/gate.js';
 import { parseSeed } from '../sim/prng.js';
 import { parseShard } from '../sim/shard.js';
+import { protocolEras, type ProtocolEra } from '../core/types.js';
+
+/** --protocol: one MCP era, or both (each interleaving draws one; see cli/protocol.ts). */
+export type ProtocolChoice = ProtocolEra | 'both';
+export const protocolChoices: readonly ProtocolChoice[] = [...protocolEras, 'both'];
 
 /** Bad usage or bad input: printed on stderr, exit code 2. */
 export class UsageError extends Error {
@@ -50,6 +55,8 @@ interface ValueKinds {
   word: string;
   /** How messages travel (gate --transport): pure or sdk. */
   transport: Transport;
+  /** The MCP protocol era (--protocol): 2025-11-25, 2026-07-28 or both (see cli/protocol.ts). */
+  protocol: ProtocolChoice;
   /** Takes no value. */
   flag: boolean;
 }
@@ -110,6 +117,10 @@ const valueParsers: Record<Exclude<ValueKind, 'flag'>, ValueParser> = {
     const value = parseInteger(option, text, 1, command);
     if (value > workersMax) throw new UsageError(`--${option}: ${JSON.stringify(text)} is above the maximum ${workersMax} worker threads (results do not depend on the count; each thread holds its own simulator)`, command);
     return value;
+  },
+  protocol: (option, text, command) => {
+    if (!(protocolChoices as readonly string[]).includes(text)) throw new UsageError(unknownName(option, 'protocol', text, [...protocolChoices]), command);
+    return text as ProtocolChoice;
   },
   transport: (option, text, command) => {
     if (text !== 'pure' && text !== 'sdk') throw new UsageError(unknownName(option, 'transport', text, ['pure', 'sdk']), command);
@@ -175,6 +186,7 @@ function placeholder(kind: ValueKind): string {
     milliseconds: 'MS',
     workers: 'K',
     transport: 'pure|sdk',
+    protocol: '2025-11-25|2026-07-28|both',
     shard: 'I/N',
     word: 'WORD',
     flag: '',

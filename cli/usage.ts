@@ -16,7 +16,7 @@ fencesim index-gate --replay S [--indexer NAME]
   Exit 0 when the gate passes, 1 when it fails (or the replay violates an invariant), 2 on bad usage.`,
   gate: `fencesim gate [--interleavings N] [--seed S] [--scenario NAME] [--client NAME] [--out DIR] [--max-failures K]
               [--workers K] [--no-shrink] [--self-check-ratio P] [--shard I/N] [--strategies-json FILE]
-              [--indexer NAME]
+              [--indexer NAME] [--transport pure|sdk] [--protocol 2025-11-25|2026-07-28|both]
   Run N seeded interleavings of a scenario against a client and apply the release gate.
     --interleavings N     how many interleavings (positive integer; default 100000)
     --seed S              root seed, decimal or 0x-hex uint32 (default: chosen at random and printed)
@@ -48,6 +48,10 @@ fencesim index-gate --replay S [--indexer NAME]
                           virtual time (deterministic; 15-30x slower than pure). sdk runs every scenario,
                           swarm and client-crash included; failures replay with --transport sdk;
                           the first failure is not shrunk
+    --protocol E          the MCP era: 2025-11-25 (default scenario swarm), 2026-07-28 (listen, ttlMs, no
+                          sessions; default scenario era2026-swarm) or both (era-both: each interleaving
+                          draws its era); a --scenario of another era is refused. Also on replay, shrink
+                          and bench. 2026-07-28 runs over --transport pure only
   Exit 0 when the gate passes, 1 when it fails, 4 when the self-check finds nondeterminism.`,
   replay: `fencesim replay --seed S --scenario NAME --client NAME
 fencesim replay --seed S --scenario NAME --client NAME --transport sdk

@@ -217,8 +217,8 @@ export function beginUnsubscribe(d: Draft, uri: string): boolean {
 export function sendUnsubscribe(d: Draft, uri: string): void {
   const sub = d.mutableSubscription(uri);
   sub.unsubscribeAttempts += 1;
-  if (d.v.capabilities !== null && !d.v.capabilities.subscribe) {
-    // Polling mode: there is no server-side subscription to undo.
+  if (d.v.capabilities !== null && (!d.v.capabilities.subscribe || d.v.capabilities.era === '2026-07-28')) {
+    // Polling mode: there is no server-side subscription to undo. 2026-07-28: the listen was cancelled (local close).
     closeSubscription(d, uri, 'ACKED');
     return;
   }

@@ -20,6 +20,9 @@ import { forgetRevocation, learnGrant, learnRevocation, permissionDeniedCode, se
 import { checkInput, normalizeCapabilities } from './input-check.js';
 import { checkRequestId, checkUri, interpretNotification, interpretRead, isObject } from './protocol.js';
 import { durableLedger, recoverFromLedger, recoverStep } from './recovery.js';
+import { checkEra, isEra2026, listenAckTimeoutMs, withEra } from './era.js';
+import { armReadDeadlines, cancelListen, endListenWatch, listenOf, onAbandonedAnswer, onReadDeadline, routeListenNotification } from './listen.js';
+import { narrowLeaseToTtl, serveFresh } from './ttl.js';
 import { abandonPass, decideCompletenessTask, onListChanged, onListPage, requestDiscovery } from './scan.js';
 import { Draft, initialState, type CoreState, type InflightRequest, type Ledger } from './state.js';
 import type { ClientInput, ClientUnderTest, ResponseOutcome, ServerCapabilities, StepResult, TimerId, WorkloadCommand } from './types.js';
@@ -33,11 +36,13 @@ export { durableLedger, recoverFromLedger };
 export function step(state: CoreState, input: ClientInput): StepResult<CoreState> {
   const rejection = checkInput(input);
   if (rejection !== null) return { state, effects: [{ type: 'ProtocolRejected', rejection }] };
+  const eraRejection = input.type === 'Connected' ? checkEra(input.era) : null;
+  if (eraRejection !== null) return { state, effects: [{ type: 'ProtocolRejected', rejection: eraRejection }] };
   const d = new Draft(state, input.nowMs, input.jitter >>> 0);
   if (refusedForCapability(d, input)) return { state: d.commit(), effects: d.effects };
   switch (input.type) {
     case 'Connected':
-      onConnected(d, input.sessionGeneration, input.capabilities);
+      onConnected(d, input.sessionGeneration, withEra(normalizeCapabilities(input.capabilities), input.era));
       break;
     case 'Disconnected':
       if (d.v.connected && input.sessionGeneration === d.v.sessionGeneration) sessionLost(d);
@@ -64,7 +69,7 @@ export function step(state: CoreState, input: ClientInput): StepResult<CoreState
       decideCompletenessTask(d, textOf(input.task));
       break;
     case 'ServeCommanded':
-      withUri(d, input.uri, 'serve command', (uri) => serve(d, uri, textOf(input.subject)));
+      withUri(d, input.uri, 'serve command', (uri) => (isEra2026(d) ? serveFresh : serve)(d, uri, textOf(input.subject)));
       break;
     case 'AuthorizationChanged':
       withUri(d, input.uri, 'authorization feed', (uri) =>
@@ -72,6 +77,7 @@ export function step(state: CoreState, input: ClientInput): StepResult<CoreState
       );
       break;
   }
+  if (isEra2026(d)) armReadDeadlines(d);
   return { state: d.commit(), effects: d.effects };
 }
 
@@ -97,7 +103,7 @@ function onConnected(d: Draft, sessionGeneration: number, capabilities: ServerCa
   const volatile = d.mutableVolatile();
   volatile.connected = true;
   volatile.sessionGeneration = sessionGeneration;
-  volatile.capabilities = normalizeCapabilities(capabilities);
+  volatile.capabilities = capabilities;
   const ledger = d.mutableLedger();
   if (sessionGeneration > ledger.sessionGeneration) ledger.sessionGeneration = sessionGeneration;
   if (!volatile.capabilities.resources) {
@@ -142,7 +148,20 @@ function startSubscription(d: Draft, uri: string, event: 'subscribe_sent' | 'res
     return;
   }
   move(d, uri, event);
-  d.sendRequest('resources/subscribe', uri, 'subscribe', sub.subscriptionGeneration, 0, null);
+  if (!isEra2026(d)) {
+    d.sendRequest('resources/subscribe', uri, 'subscribe', sub.subscriptionGeneration, 0, null);
+    return;
+  }
+  // 2026-07-28: the listen stays in flight for the life of the watch; the resubscribe timer is its ack deadline.
+  d.sendRequest('subscriptions/listen', uri, 'subscribe', sub.subscriptionGeneration, 0, null);
+  d.armTimer('resubscribe', uri, d.nowMs + listenAckTimeoutMs(d.config));
+}
+
+/** Polling: no server-side watch (2025: no `subscribe` capability; 2026: no acknowledged listen for the URI). */
+function isPolling(d: Draft, uri: string): boolean {
+  if (d.v.capabilities === null) return false;
+  if (isEra2026(d)) return !d.v.capabilities.subscribe || listenOf(d, uri) === undefined;
+  return !d.v.capabilities.subscribe;
 }
 
 /** Worst case between a change and the read that sees it, when every notification is lost. */
@@ -152,7 +171,7 @@ function stalenessBoundMs(d: Draft, polling: boolean): number {
 }
 
 function armReconcile(d: Draft, uri: string): void {
-  const polling = d.v.capabilities !== null && !d.v.capabilities.subscribe;
+  const polling = isPolling(d, uri);
   const base = polling ? d.config.pollIntervalMs : d.config.reconcileIntervalMs;
   const spread = (polling ? d.config.pollJitterMsMax : d.config.reconcileJitterMsMax) + 1;
   d.armTimer('reconcile', uri, d.nowMs + base + (d.jitter % spread));
@@ -208,6 +227,8 @@ function onUnsubscribeCommanded(d: Draft, rawUri: string): void {
     d.emit({ type: 'ProtocolRejected', rejection: checked.rejection });
     return;
   }
+  // 2026-07-28: closing is local; the listen is cancelled and nothing is awaited (see sendUnsubscribe).
+  if (isEra2026(d) && d.subscription(checked.uri) !== undefined && isOpen(d.subscription(checked.uri)!.state)) cancelListen(d, checked.uri);
   beginUnsubscribe(d, checked.uri);
 }
 
@@ -226,8 +247,9 @@ function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, 
     return;
   }
   d.removeInflight(request);
-  if (request.kind === 'read') onReadResponse(d, requestId, request, outcome);
-  else if (request.kind === 'subscribe') onSubscribeResponse(d, request, outcome);
+  if (request.abandoned === true) onAbandonedAnswer(d, requestId, request, outcome);
+  else if (request.kind === 'read') onReadResponse(d, requestId, request, outcome);
+  else if (request.kind === 'subscribe') (isEra2026(d) ? onListenResponse : onSubscribeResponse)(d, request, outcome);
   else if (request.kind === 'unsubscribe') onUnsubscribeResponse(d, request, outcome);
   else onListPage(d, outcome);
 }
@@ -244,7 +266,9 @@ function onReadResponse(d: Draft, requestId: number, request: InflightRequest, o
   const tracking = d.uriState(request.uri);
   d.setReads(request.uri, tracking.inFlight - 1, tracking.dirty);
   const read = interpretRead(outcome, request.uri, d.config.contentCharsMax);
-  if (read.type === 'content') acceptResourceVersion(d, requestId, request, read, verdict);
+  if (read.type === 'content') {
+    if (acceptResourceVersion(d, requestId, request, read, verdict) && isEra2026(d) && outcome.type === 'result') narrowLeaseToTtl(d, request.uri, outcome.result);
+  }
   else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict);
   else if (read.type === 'rejected') d.emit({ type: 'ProtocolRejected', rejection: read.rejection });
   else if (read.code === permissionDeniedCode) learnRevocation(d, request.uri, sub!.subject, 'read');
@@ -278,14 +302,54 @@ function onSubscribeResponse(d: Draft, request: InflightRequest, outcome: Respon
     if (outcome.type === 'result') {
       d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'resources/subscribe result must be an object' } });
     }
-    move(d, request.uri, 'subscribe_failed');
-    d.armTimer('resubscribe', request.uri, d.nowMs + d.config.subscribeRetryMs);
+    subscribeFailed(d, request.uri);
     return;
   }
-  move(d, request.uri, 'subscribe_acked');
-  d.emit({ type: 'StalenessBoundPublished', uri: request.uri, boundMs: stalenessBoundMs(d, false), mode: 'subscription' });
-  issueRead(d, request.uri, 'initial');
-  armReconcile(d, request.uri);
+  subscriptionStarted(d, request.uri, false);
+}
+
+function subscribeFailed(d: Draft, uri: string): void {
+  move(d, uri, 'subscribe_failed');
+  d.armTimer('resubscribe', uri, d.nowMs + d.config.subscribeRetryMs);
+}
+
+/** The server confirmed the watch (2025 ACK, 2026 ack holding the URI), or (`polling`) an ack left it out. */
+function subscriptionStarted(d: Draft, uri: string, polling: boolean): void {
+  move(d, uri, 'subscribe_acked');
+  d.emit({ type: 'StalenessBoundPublished', uri, boundMs: stalenessBoundMs(d, polling), mode: polling ? 'polling' : 'subscription' });
+  issueRead(d, uri, polling ? 'poll' : 'initial');
+  armReconcile(d, uri);
+}
+
+/** 2026-07-28: a response to a listen ends it (an error: rejected; a result: graceful completion). */
+function onListenResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration) return;
+  if (sub.state === 'SUBSCRIBING') {
+    d.disarmTimer('resubscribe', request.uri);
+    subscribeFailed(d, request.uri); // rejected, or completed before its ack: never watched
+  } else if (isLive(sub.state)) {
+    endListenWatch(d, request.uri);
+  }
+  void outcome;
+}
+
+/** 2026-07-28 notifications: demultiplexed by subscription id (listen.ts), then acted on like 2025 ones. */
+function onEra2026Notification(d: Draft, sessionGeneration: number, method: unknown, params: unknown): void {
+  if (!d.v.connected || sessionGeneration !== d.v.sessionGeneration) {
+    const uri = isObject(params) && typeof params.uri === 'string' ? params.uri.slice(0, 200) : '';
+    d.emit({ type: 'AuditWritten', kind: 'OLD_SESSION_NOTIFICATION', uri, requestId: 0, detail: `notification from connection ${sessionGeneration}, current connection ${d.v.connected ? d.v.sessionGeneration : 'none'}` });
+    return;
+  }
+  const route = routeListenNotification(d, method, params);
+  if (route.type === 'updated') onUpdated(d, route.uri);
+  else if (route.type === 'list-changed') onListChanged(d);
+  else if (route.type === 'ended') endListenWatch(d, route.uri);
+  else if (route.type === 'acked') {
+    d.disarmTimer('resubscribe', route.uri);
+    if (!route.watched) cancelListen(d, route.uri);
+    subscriptionStarted(d, route.uri, !route.watched);
+  }
 }
 
 function onUnsubscribeResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
@@ -303,6 +367,10 @@ function onUnsubscribeResponse(d: Draft, request: InflightRequest, outcome: Resp
 // -- notifications ----------------------------------------------------------------------------
 
 function onNotification(d: Draft, sessionGeneration: number, method: unknown, params: unknown): void {
+  if (isEra2026(d)) {
+    onEra2026Notification(d, sessionGeneration, method, params);
+    return;
+  }
   const notification = interpretNotification(method, params);
   if (notification.type === 'rejected') {
     d.emit({ type: 'ProtocolRejected', rejection: notification.rejection });
@@ -322,7 +390,11 @@ function onNotification(d: Draft, sessionGeneration: number, method: unknown, pa
     onListChanged(d);
     return;
   }
-  const uri = notification.uri;
+  onUpdated(d, notification.uri);
+}
+
+/** An `updated` for a URI (2026: already demultiplexed to its live listen): debounce, coalesce, hedge. */
+function onUpdated(d: Draft, uri: string): void {
   const sub = d.subscription(uri);
   if (sub === undefined || !isLive(sub.state)) {
     d.emit({ type: 'AuditWritten', kind: 'UNSUBSCRIBED_NOTIFICATION', uri, requestId: 0, detail: `no open subscription (${sub?.state ?? 'none'})` });
@@ -383,13 +455,17 @@ function onTimer(d: Draft, timer: TimerId, deadlineMs: number): void {
       if (sub.state === 'UPDATE_SEEN') issueRead(d, uri, 'notification');
       break;
     case 'hedge':
+      if (isEra2026(d)) {
+        onReadDeadline(d, uri);
+        break;
+      }
       // The read in flight is slow and updates are pending: one more read; the fence keeps the newest.
       if (sub.state === 'READ_PENDING' && d.uriState(uri).dirty) issueRead(d, uri, 'notification');
       break;
     case 'reconcile':
       if (!isOpen(sub.state) || !d.v.connected) return;
       if (sub.state === 'ACTIVE') {
-        issueRead(d, uri, d.v.capabilities !== null && !d.v.capabilities.subscribe ? 'poll' : 'reconcile');
+        issueRead(d, uri, isPolling(d, uri) ? 'poll' : 'reconcile');
       } else if (sub.state === 'TOMBSTONE_PENDING' && d.uriState(uri).inFlight === 0) {
         issueRead(d, uri, 'tombstone-check');
       }
@@ -402,7 +478,10 @@ function onTimer(d: Draft, timer: TimerId, deadlineMs: number): void {
       }
       break;
     case 'resubscribe':
-      if (sub.state === 'RECONCILIATION_REQUIRED' && d.v.connected) startSubscription(d, uri, 'resubscribe');
+      if (sub.state === 'SUBSCRIBING' && isEra2026(d)) {
+        cancelListen(d, uri); // 2026-07-28: the ack never came
+        subscribeFailed(d, uri);
+      } else if (sub.state === 'RECONCILIATION_REQUIRED' && d.v.connected) startSubscription(d, uri, 'resubscribe');
       break;
     case 'lease':
       // Revalidate the authorization lease with a read (a permission error there is a revocation).

@@ -19,6 +19,7 @@ import { contentDigest } from './digest.js';
 import { confirmTombstone, isOpen, issueRead, resourcesOffered } from './fence.js';
 import { describe } from './input-check.js';
 import { LEDGER_TEXT_CHARS_MAX, checkUri, isObject, typeName } from './protocol.js';
+import { isEra2026 } from './era.js';
 import type { Draft } from './state.js';
 import type { CatalogRecord, DiscoveryScanRecord } from './records.js';
 import type { CatalogStatus, ResponseOutcome, ScanAbandonReason } from './types.js';
@@ -112,7 +113,7 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
     abandonPass(d, invalidCursor ? 'CURSOR_INVALID' : 'LIST_ERROR', `resources/list error ${describe(outcome.code)}`);
     return;
   }
-  const page = parsePage(outcome.result, running);
+  const page = parsePage(outcome.result, running, isEra2026(d));
   if (!page.ok) {
     d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedListPage', detail: page.detail } });
     abandonPass(d, page.reason, page.detail);
@@ -188,7 +189,8 @@ type ParsedPage =
   | { ok: true; uris: string[]; nextCursor: string | null; snapshotId: string | null }
   | { ok: false; reason: ScanAbandonReason; detail: string };
 
-function parsePage(result: unknown, running: DiscoveryScanRecord): ParsedPage {
+/** `emptyCursorIsCursor`: 2026-07-28 (pagination.mdx: an empty string is a valid cursor, never the end). */
+function parsePage(result: unknown, running: DiscoveryScanRecord, emptyCursorIsCursor: boolean): ParsedPage {
   if (!isObject(result)) return malformed(`resources/list result must be an object, got ${typeName(result)}`);
   const resources = result.resources;
   if (!Array.isArray(resources)) return malformed(`resources/list result.resources must be an array, got ${typeName(resources)}`);
@@ -207,7 +209,7 @@ function parsePage(result: unknown, running: DiscoveryScanRecord): ParsedPage {
   }
   const cursor = result.nextCursor;
   if (cursor !== undefined && typeof cursor !== 'string') return malformed(`nextCursor must be a string, got ${typeName(cursor)}`);
-  if (cursor === '') return { ok: false, reason: 'EMPTY_CURSOR', detail: `empty-string nextCursor after page ${running.pages + 1}` };
+  if (cursor === '' && !emptyCursorIsCursor) return { ok: false, reason: 'EMPTY_CURSOR', detail: `empty-string nextCursor after page ${running.pages + 1}` };
   const snapshotId = result.snapshotId;
   if (snapshotId !== undefined && (typeof snapshotId !== 'string' || snapshotId === '')) {
     return malformed(`snapshotId must be a non-empty string, got ${typeName(snapshotId)}`);

@@ -41,6 +41,8 @@ export interface InflightRequest {
   readOrdinal: number;
   reason: ReadReason | null;
   sentAtMs: number;
+  /** 2026-07-28: a read past the core's deadline, re-issued with a new id; its late answer only teaches revocations. */
+  abandoned?: true;
 }
 
 /** Volatile state of one URI: requests in flight, read coalescing, armed timers (-1 = not armed). */

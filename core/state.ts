@@ -240,6 +240,12 @@ export class Draft {
     state.requests = state.requests.filter((candidate) => candidate !== request);
   }
 
+  /** Marks a request abandoned (2026-07-28 read deadline): kept only so that its late answer is recognised. */
+  markAbandoned(request: InflightRequest): void {
+    const state = this.mutableUri(request.uri);
+    state.requests = state.requests.map((candidate) => (candidate === request ? { ...candidate, abandoned: true as const } : candidate));
+  }
+
   setLease(uri: string, leaseUntilMs: number): void {
     if (this.uriState(uri).leaseUntilMs !== leaseUntilMs) this.mutableUri(uri).leaseUntilMs = leaseUntilMs;
   }

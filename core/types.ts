@@ -24,9 +24,21 @@ export interface ServerCapabilities {
   listChanged: boolean;
   /** The optional snapshot-ID list extension was negotiated (SPEC §3.6). */
   snapshotId: boolean;
+  /** The protocol era of the connection (absent: 2025-11-25). Set by the core from `Connected.era`. */
+  era?: ProtocolEra;
 }
 
-export type RequestMethod = 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe' | 'resources/list';
+/** The two MCP revisions the core speaks (SPEC §13): sessions + subscribe, or listen + TTL/scope. */
+export type ProtocolEra = '2025-11-25' | '2026-07-28';
+export const protocolEras: readonly ProtocolEra[] = ['2025-11-25', '2026-07-28'];
+
+export type RequestMethod =
+  | 'resources/read'
+  | 'resources/subscribe'
+  | 'resources/unsubscribe'
+  | 'resources/list'
+  /** 2026-07-28: one listen per watched URI (filter `{resourceSubscriptions: [uri]}`); its id is the subscription id. */
+  | 'subscriptions/listen';
 
 export type ResponseOutcome =
   | { type: 'result'; result: unknown }
@@ -51,7 +63,16 @@ export type WorkloadCommand =
 
 export type ClientInput =
   | WorkloadCommand
-  | { type: 'Connected'; nowMs: number; jitter: number; sessionGeneration: number; capabilities: ServerCapabilities }
+  | {
+      type: 'Connected';
+      nowMs: number;
+      jitter: number;
+      /** 2026-07-28 has no sessions: the generation then names the connection (the stream) instead. */
+      sessionGeneration: number;
+      capabilities: ServerCapabilities;
+      /** The negotiated era (absent: 2025-11-25). */
+      era?: ProtocolEra;
+    }
   | { type: 'Disconnected'; nowMs: number; jitter: number; sessionGeneration: number }
   | {
       type: 'ResponseArrived';
@@ -93,7 +114,9 @@ export type ReadReason =
   | 'tombstone-check'
   | 'poll'
   | 'reappeared'
-  | 'authorization';
+  | 'authorization'
+  /** 2026-07-28: a serve found the entry past its `ttlMs` from receipt; re-fetch on demand. */
+  | 'ttl';
 
 export type CatalogStatus = 'SNAPSHOT_PROVEN' | 'SNAPSHOT_UNPROVEN';
 
@@ -112,7 +135,11 @@ export type AuditKind =
   | 'OLD_SESSION_NOTIFICATION'
   | 'UNKNOWN_RESPONSE'
   | 'UNSUBSCRIBED_NOTIFICATION'
-  | 'NOTIFICATION_IN_TRANSIENT_STATE';
+  | 'NOTIFICATION_IN_TRANSIENT_STATE'
+  /** 2026-07-28: a listen message that creates no watch state (unknown id, before the ack, outside the filter, after close). */
+  | 'LISTEN_MISMATCH'
+  /** 2026-07-28: a read passed the core's own deadline (a broken stream loses it); re-issued with a new id. */
+  | 'READ_ABANDONED';
 
 export type StaleReason = 'ORDINAL' | 'SESSION' | 'REVOKED';
 
@@ -209,7 +236,9 @@ export type ClientEffect =
   | { type: 'StalenessBoundPublished'; uri: string; boundMs: number; mode: 'subscription' | 'polling' }
   | { type: 'SubscriptionClosed'; uri: string; closeEpoch: number; closeOrdinal: number; outcome: 'ACKED' | 'SESSION_ENDED' }
   | { type: 'Transitioned'; uri: string; from: SubscriptionState; to: SubscriptionState; event: TransitionEvent }
-  | { type: 'ProtocolRejected'; rejection: Rejection };
+  | { type: 'ProtocolRejected'; rejection: Rejection }
+  /** 2026-07-28: the client ends its listen `requestId` (sends `notifications/cancelled`); nothing is awaited. */
+  | { type: 'ListenCancelled'; requestId: number; sessionGeneration: number; uri: string };
 
 export type ClientEffectType = ClientEffect['type'];
 
@@ -259,6 +288,10 @@ export interface ClientConfig {
   catalogReviewMs: number;
   /** After list_changed outside a scan, wait this long before re-scanning (coalesces bursts). */
   listChangedDebounceMs: number;
+  /** 2026-07-28: how long a listen may wait for its ack before it is cancelled and retried (default in core/era.ts). */
+  listenAckTimeoutMs?: number;
+  /** 2026-07-28: a read unanswered this long is abandoned and re-issued with a new id (default in core/era.ts). */
+  readReissueMs?: number;
 }
 
 export const defaultClientConfig: ClientConfig = {

@@ -2,12 +2,13 @@
  * The named scenarios. Each draws its interleaving plan from the chooser only, names the invariants it
  * targets, the naive clients it must catch, and the faults that must fire ("sometimes").
  */
-import { capabilityFaults, faultNames, ratio, type FaultName, type FaultPlan, type Ratio } from '../sim/faults.js';
+import { capabilityFaults, era2025Faults, faultNames, ratio, type FaultName, type FaultPlan, type Ratio } from '../sim/faults.js';
 import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
 import { defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { cursorCycle, forgedSnapshotId, multiPageLostNotifications } from './discovery.js';
 import type { Scenario } from './scenario.js';
+import { era2026Scenarios } from './era2026.js';
 import {
   catalogResources,
   confusableResources,
@@ -175,13 +176,13 @@ export const swarm: Scenario = {
   description: 'a random subset of every fault, with random intensities, capabilities and workload shape',
   targets: allInvariants,
   catches: ['naive-overwrite', 'naive-no-resubscribe', 'naive-no-close-fence', 'naive-single-scan', 'naive-cache-after-revoke', 'naive-trust-404'],
-  sometimes: faultNames,
+  sometimes: era2025Faults,
   claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms'],
-  plan: (chooser) => swarmPlan(chooser, faultNames),
+  plan: (chooser) => swarmPlan(chooser, era2025Faults),
 };
 
 /** Swarm without client-crash (kept: earlier SDK-transport runs and reports name it; both transports run swarm). */
-const sdkSwarmFaults: readonly FaultName[] = faultNames.filter((fault) => fault !== 'client-crash');
+const sdkSwarmFaults: readonly FaultName[] = era2025Faults.filter((fault) => fault !== 'client-crash');
 
 export const sdkSwarm: Scenario = {
   ...swarm,
@@ -192,7 +193,7 @@ export const sdkSwarm: Scenario = {
   plan: (chooser) => swarmPlan(chooser, sdkSwarmFaults),
 };
 
-function swarmPlan(chooser: Chooser, faultSet: readonly FaultName[]): InterleavingPlan {
+export function swarmPlan(chooser: Chooser, faultSet: readonly FaultName[]): InterleavingPlan {
   const faults: FaultPlan = {};
   for (const fault of faultSet) {
     const labels = swarmLabels[fault];
@@ -253,6 +254,8 @@ export const scenarios: readonly Scenario[] = [
   clientCrash,
   swarm,
   sdkSwarm,
+  // MCP 2026-07-28 (scenarios/era2026.ts): era2026-swarm, era-both.
+  ...era2026Scenarios({ swarm, swarmPlan }),
 ];
 
 export function findScenario(name: string): Scenario | undefined {

@@ -9,6 +9,7 @@ import {
   naiveSingleScan,
   naiveTrust404,
 } from './naive.js';
+import { era2026NaiveClients } from './era2026-naive.js';
 
 export const clients: readonly ClientUnderTest<any>[] = [
   referenceClient,
@@ -18,6 +19,8 @@ export const clients: readonly ClientUnderTest<any>[] = [
   naiveSingleScan,
   naiveCacheAfterRevoke,
   naiveTrust404,
+  // MCP 2026-07-28 (scenarios/era2026-naive.ts)
+  ...era2026NaiveClients,
 ];
 
 export function findClient(name: string): ClientUnderTest<any> | undefined {

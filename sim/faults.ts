@@ -22,6 +22,21 @@ export const faultNames = [
   'client-crash',
   'no-subscribe-capability',
   'no-list-changed-capability',
+  // 2026-07-28 (listen, TTL, no sessions): fire only in interleavings of that era (scenarios/era2026.ts).
+  'listen-notify-before-ack',
+  'listen-ack-narrower',
+  'listen-ack-wider',
+  'listen-wrong-id',
+  'listen-missing-id',
+  'listen-notify-after-close',
+  'listen-lost',
+  'listen-graceful-completion',
+  'listen-rejected',
+  'listen-ack-lost',
+  'ttl-hostile',
+  'broken-read-stream',
+  'late-original-response',
+  'era-downgrade',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -51,7 +66,26 @@ export const faultDescriptions: Record<FaultName, string> = {
   'client-crash': 'the client crashes and restarts from its durable ledger',
   'no-subscribe-capability': 'the server does not offer resources.subscribe: the client must poll',
   'no-list-changed-capability': 'the server does not offer resources.listChanged',
+  'listen-notify-before-ack': '2026-07-28: a notification tagged with a listen id arrives before that listen\'s ack',
+  'listen-ack-narrower': '2026-07-28: the ack honors a narrower filter than requested (the URI is left out)',
+  'listen-ack-wider': '2026-07-28: the ack honors a URI the client never asked for',
+  'listen-wrong-id': '2026-07-28: an updated notification tagged with another listen\'s id or an unknown one',
+  'listen-missing-id': '2026-07-28: an updated notification without a subscription id',
+  'listen-notify-after-close': '2026-07-28: a tagged notification after the client cancelled the listen',
+  'listen-lost': '2026-07-28: the server silently forgets a listen while the connection stays up',
+  'listen-graceful-completion': '2026-07-28: the server ends a listen with its result (resultType complete)',
+  'listen-rejected': '2026-07-28: a listen answered with an error before any ack (Subscription limit reached)',
+  'listen-ack-lost': '2026-07-28: the ack of a listen never arrives',
+  'ttl-hostile': '2026-07-28: a read result whose ttlMs is 0, absent, negative or huge',
+  'broken-read-stream': '2026-07-28: a broken response stream loses an in-flight read (no response ever arrives)',
+  'late-original-response': '2026-07-28: a read response held back past the client\'s deadline, arriving after its retry',
+  'era-downgrade': '2026-07-28: after a server restart the server speaks only 2025-11-25',
 };
+
+/** The faults that only fire on 2026-07-28 connections. */
+export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade');
+/** The 2025-11-25 catalogue (what the 2025 swarm draws from; its decisions stay as they were). */
+export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault));
 
 export interface Ratio {
   numerator: number;

@@ -12,6 +12,8 @@ export const safetyInvariants = [
   'untraced_derived_entry',
   'uri_confusion',
   'fence_lost_after_crash',
+  // 2026-07-28 (sim/checkers/era2026-*.ts)
+  'phantom_watch',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -31,6 +33,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   untraced_derived_entry: 'a derived index entry of revoked content was left without an invalidation',
   uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',
   fence_lost_after_crash: 'after a crash the client accepted a pre-crash read, or a watermark went backwards',
+  phantom_watch: '2026-07-28: the client claimed a URI watched without a live listen acknowledged with it on the current connection',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
 };
 

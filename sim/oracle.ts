@@ -12,6 +12,7 @@
  * Families live in their own checkers: catalog and deletion (checkers/catalog.ts), revocation and lineage
  * (checkers/revocation.ts), crash (checkers/crash.ts); what each effect is checked for (checkers/checks.ts).
  */
+import { WatchChecker } from './checkers/era2026-watch.js';
 import { canonicalizeUri } from '../core/uri.js';
 import type { ClientEffect } from '../core/types.js';
 import { CatalogChecker } from './checkers/catalog.js';
@@ -77,6 +78,7 @@ export class Oracle {
   readonly catalog: CatalogChecker;
   readonly revocation: RevocationChecker;
   readonly crash: CrashChecker;
+  readonly era2026Watch: WatchChecker;
   /** Per change reflected in accepted content: how long it took (never reflected: end of run minus change, >= 60 s). */
   readonly convergenceLatenciesMs: number[] = [];
 
@@ -120,6 +122,7 @@ export class Oracle {
     this.catalog = new CatalogChecker(this, uris.length);
     this.revocation = new RevocationChecker(this, uris);
     this.crash = new CrashChecker(this, uris.length);
+    this.era2026Watch = new WatchChecker(this);
   }
 
   /** The resource index of a URI as the client named it (any spelling), or -1. */
@@ -170,6 +173,15 @@ export class Oracle {
         break;
       case 'crashed':
         this.onCrash(event.timeMs);
+        break;
+      case 'era2026':
+        this.era2026Watch.onEra(event.generation);
+        break;
+      case 'listen-acked':
+        this.era2026Watch.onAcked(event.generation, event.listenId, event.resource);
+        break;
+      case 'listen-ended':
+        this.era2026Watch.onEnded(event.listenId);
         break;
     }
   }
@@ -248,6 +260,12 @@ export class Oracle {
       const checked = checksOf(effect);
       for (let at = 0; at < checked.length; at++) checks[checked[at]!]! += 1;
       switch (effect.type) {
+        case 'StalenessBoundPublished':
+          if (effect.mode === 'subscription') this.era2026Watch.judgeClaim(effect.uri, truth.currentSession, truth.timeMs);
+          break;
+        case 'ListenCancelled':
+          this.era2026Watch.onEnded(effect.requestId);
+          break;
         case 'RequestSent':
           if (effect.method !== 'resources/read') break;
           this.totalReads++;

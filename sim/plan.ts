@@ -63,11 +63,20 @@ export interface ServerPlan {
   pageSizeMax: number;
 }
 
+/** MCP 2026-07-28 (listen, `ttlMs`, no sessions); a plan without it runs 2025-11-25. */
+export interface Era2026Plan {
+  /** Every read result carries a `ttlMs` in [min, max] (drawn per result), unless ttl-hostile rewrites it. */
+  ttlMsMin: number;
+  ttlMsMax: number;
+}
+
 export interface InterleavingPlan {
   faults: FaultPlan;
   workload: WorkloadPlan;
   network: NetworkPlan;
   server: ServerPlan;
+  /** Present: the interleaving speaks 2026-07-28 (sim/actors/era2026.ts). */
+  era2026?: Era2026Plan;
 }
 
 export const defaultNetwork: NetworkPlan = {

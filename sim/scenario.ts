@@ -27,4 +27,6 @@ export interface Scenario {
   plan(chooser: Chooser): InterleavingPlan;
   /** Client configuration overrides for this scenario (defaults otherwise). */
   clientConfig?: Partial<ClientConfig>;
+  /** The protocol era its interleavings speak (absent: 2025-11-25; `both`: drawn per interleaving). */
+  era?: '2026-07-28' | 'both';
 }

@@ -344,6 +344,8 @@ export function describeDecision(effect: Decision, lineUri: string | null = null
       return `REVOCATION learned from the ${effect.source === 'feed' ? 'authorization feed' : 'read'}: ${effect.subject} lost${uri === '' ? ' it' : uri}`;
     case 'PurgeDone':
       return `PURGE${uri} for ${effect.subject}: ${effect.invalidatedEntries} derived entries invalidated`;
+    case 'ListenCancelled':
+      return `LISTEN #${effect.requestId}${uri} cancelled by the client`;
   }
 }
 

@@ -67,6 +67,9 @@ export const badInputCases: BadInputCase[] = [
   { argv: [...gateRun, '--strategies-json', '$T/missing.json'], fragment: '--strategies-json: cannot read "$T/missing.json"' },
   { argv: [...gateRun, '--strategies-json', '$T/bad.json'], fragment: '--strategies-json: "$T/bad.json" is not valid JSON' },
   { argv: [...gateRun, '--transport', 'tcp'], fragment: '--transport: unknown transport "tcp"; valid transports: pure, sdk' },
+  { argv: [...gateRun, '--protocol', '2027-01-01'], fragment: '--protocol: unknown protocol "2027-01-01"; valid protocols: 2025-11-25, 2026-07-28, both' },
+  { argv: [...gateRun, '--protocol', '2026-07-28', '--scenario', 'swarm'], fragment: '--protocol 2026-07-28: scenario swarm speaks 2025-11-25' },
+  { argv: [...gateRun, '--protocol', '2026-07-28', '--transport', 'sdk'], fragment: '--transport sdk: scenario era2026-swarm speaks 2026-07-28' },
   // --- replay
   { argv: ['replay'], fragment: 'missing required option --seed (or give --file replay.json)' },
   { argv: ['replay', '--seed', '1'], fragment: 'missing required option --scenario' },

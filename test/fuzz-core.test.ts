@@ -45,7 +45,7 @@ const knowledgeEffects = new Set<ClientEffect['type']>([
 
 /** What a client keeps as accepted knowledge, as comparable text. */
 function knowledgeOf(client: ClientUnderTest<unknown>, state: unknown): string {
-  if (client.name === 'reference') {
+  if (client.name === 'reference' || (state as Partial<CoreState>).ledger !== undefined) {
     const ledger = (state as CoreState).ledger;
     const watermarks = Object.values(ledger.subscriptions).map((sub) => [sub.uri, sub.lastAcceptedOrdinal, sub.lastAcceptedDigest]);
     return JSON.stringify([ledger.versions, watermarks, ledger.outboxSequence, ledger.derived, ledger.revoked, ledger.discovery.catalog]);

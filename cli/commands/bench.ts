@@ -2,7 +2,7 @@
  * `fencesim bench`: time one scenario on this thread. Every repetition runs the same interleavings
  * (fixed seed), so repetitions differ only in timing; one warm-up repetition is run and discarded first.
  */
-import { findScenario } from '../../scenarios/catalog.js';
+import { scenarioForProtocol } from '../protocol.js';
 import { findClient } from '../../scenarios/clients.js';
 import { runRange, type RunSpec } from '../../sim/gate.js';
 import { parseOptions, UsageError, type ParsedOptions } from '../args.js';
@@ -18,6 +18,7 @@ export const benchOptions = {
   json: 'flag',
   strategies: 'flag',
   workers: 'workers',
+  protocol: 'protocol',
 } as const;
 
 export const benchDefaults = { scenario: 'read-race', client: 'reference', interleavings: 5_000, repetitions: 5, seed: 1 };
@@ -57,7 +58,7 @@ export async function benchCommand(argv: readonly string[], io: Io): Promise<num
 }
 
 function runBench(options: ParsedOptions<typeof benchOptions>, io: Io): BenchResult {
-  const scenario = options.scenario ?? findScenario(benchDefaults.scenario)!;
+  const scenario = scenarioForProtocol(options.scenario, options.protocol, benchDefaults.scenario, undefined, 'bench');
   const client = options.client ?? findClient(benchDefaults.client)!;
   const repetitions = options.repetitions ?? benchDefaults.repetitions;
   const spec: RunSpec = {

@@ -16,7 +16,7 @@ import {
   type ReportTiming,
 } from '../../reports/json.js';
 import type { StrategyResult } from '../../reports/html.js';
-import { findScenario } from '../../scenarios/catalog.js';
+import { scenarioForProtocol } from '../protocol.js';
 import { findClient } from '../../scenarios/clients.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { selfCheck, selfCheckIndices } from '../../sim/determinism.js';
@@ -52,6 +52,7 @@ export const gateOptions = {
   'strategies-json': 'file',
   transport: 'transport',
   indexer: 'word',
+  protocol: 'protocol',
 } as const;
 
 export const gateDefaults = {
@@ -179,7 +180,7 @@ async function shrinkFirstFailure(setup: GateSetup, accumulator: GateAccumulator
 }
 
 function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSetup {
-  const scenario = options.scenario ?? findScenario(gateDefaults.scenario)!;
+  const scenario = scenarioForProtocol(options.scenario, options.protocol, gateDefaults.scenario, options.transport, 'gate');
   const client = options.client ?? findClient(gateDefaults.client)!;
   const seed = options.seed ?? io.randomSeed();
   const spec: RunSpec = {

@@ -19,7 +19,7 @@ export async function listCommand(argv: readonly string[], io: Io): Promise<numb
     'clients:',
     ...columns(clients.map((client) => [client.name, client.description])),
     '',
-    'faults (name, description; every fault is injected over both transports):',
+    'faults (name, description; injected over both transports, the 2026-07-28 ones over the pure transport only):',
     ...columns(faultNames.map((name) => [name, faultDescriptions[name]])),
     '',
     'invariants (name, kind, what a violation means):',

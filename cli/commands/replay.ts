@@ -14,8 +14,9 @@ import type { Io } from '../io.js';
 import { takeClientModule } from '../client-module.js';
 import { moduleReplay, moduleRunInput } from '../module-replay.js';
 import { firstLabelDifference, resolveRunInput, runInput, type RunInput } from '../replay-input.js';
+import { scenarioForProtocol } from '../protocol.js';
 
-export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file', transport: 'transport' } as const;
+export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file', transport: 'transport', protocol: 'protocol' } as const;
 
 export async function replayCommandRun(argv: readonly string[], io: Io): Promise<number> {
   const taken = await takeClientModule(argv, 'replay');
@@ -27,6 +28,7 @@ export async function replayCommandRun(argv: readonly string[], io: Io): Promise
   if (module !== null) return moduleReplay(module.input, module.invariant, io);
   if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   const input = await resolveRunInput('replay', options);
+  scenarioForProtocol(input.scenario, options.protocol, input.scenario.name, options.transport, 'replay');
   const invariant = (input.file?.content.invariant ?? null) as InvariantName | null;
   const sdk = options.transport === 'sdk';
   const result = sdk ? await runOverSdk(input) : runInput('replay', input, true, invariant);

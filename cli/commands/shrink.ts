@@ -12,6 +12,7 @@ import type { Io } from '../io.js';
 import { resolveRunInput, runInput } from '../replay-input.js';
 import { takeClientModule } from '../client-module.js';
 import { moduleRunInput, moduleShrink } from '../module-replay.js';
+import { scenarioForProtocol } from '../protocol.js';
 import { shrinkLimitsDefault, shrinkSummaryLines, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
 
 export const shrinkOptions = {
@@ -23,6 +24,7 @@ export const shrinkOptions = {
   invariant: 'invariant',
   'budget-ms': 'milliseconds',
   attempts: 'count',
+  protocol: 'protocol',
 } as const;
 
 export const shrinkOutDefault = './fencesim-shrunk.json';
@@ -34,6 +36,7 @@ export async function shrinkCommand(argv: readonly string[], io: Io): Promise<nu
   if (module !== null) return moduleShrink(module.input, options.invariant, options.out ?? shrinkOutDefault, { budgetMs: options['budget-ms'], attemptsMax: options.attempts }, io);
   if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   const input = await resolveRunInput('shrink', options);
+  scenarioForProtocol(input.scenario, options.protocol, input.scenario.name, undefined, 'shrink');
   const out = options.out ?? shrinkOutDefault;
   // A file that names its invariant was recorded up to that violation; replay it the same way.
   const recorded = runInput('shrink', input, false, options.invariant ?? ((input.file?.content.invariant ?? null) as InvariantName | null));

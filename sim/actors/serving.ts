@@ -9,6 +9,8 @@ import { methodNotFoundCode, type ServerSession } from './server.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
+import { cancelListen, listenTagsFor, readStreamFate, serveListen, withCacheHint } from './era2026.js';
+import type { ListenMessage } from '../kernel/events.js';
 
 /** A request reached the server on session `generation`, sent by a client step of `cause`. */
 export function serveRequest(world: WorldHost, generation: number, cause: number, request: RequestMessage): void {
@@ -19,6 +21,10 @@ export function serveRequest(world: WorldHost, generation: number, cause: number
     serveRead(world, session, cause, request);
     return;
   }
+  if (request.method === 'notifications/cancelled') {
+    cancelListen(world, session, cause, request); // 2026-07-28: a notification, never answered
+    return;
+  }
   if (world.nowMs < server.warmingUntilMs) {
     // A restarted server answers its first requests with an internal error while it warms up.
     respond(world, session, cause, request, -1, { type: 'error', code: -32603, message: 'Server not ready' }, 0, true, 0, -1, null);
@@ -26,6 +32,11 @@ export function serveRequest(world: WorldHost, generation: number, cause: number
   }
   if (request.method === 'resources/list') {
     serveList(world, session, cause, request);
+    return;
+  }
+  if (request.method === 'subscriptions/listen') {
+    const resource = server.lookup(request.uri);
+    serveListen(world, session, cause, request, (outcome, extraDelayMs) => respond(world, session, cause, request, resource, outcome, 0, true, extraDelayMs, -1, null));
     return;
   }
   const subscription = request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe';
@@ -45,6 +56,13 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
   const spelled = resource >= 0 ? world.spell(server.uris[resource]!) : null;
   const answer = server.read(request.uri, spelled, request.subject);
   let extraDelayMs = 0;
+  if (world.plan.era2026 !== undefined) {
+    // 2026-07-28: cache hints on the result; a broken stream loses the response, or it outlives its retry.
+    const fate = readStreamFate(world, session);
+    if (fate === 'lost') return;
+    extraDelayMs = fate;
+    answer.outcome = withCacheHint(world, session, answer.outcome);
+  }
   const network = world.plan.network;
   if (world.fires('slow-read', 'slow read?')) {
     extraDelayMs = world.chooser.between('network', 'slow read delay', 1, network.slowReadDelayMsMax);
@@ -107,7 +125,13 @@ function forceCloseRace(world: WorldHost, resource: number, responseDelayMs: num
 
 function notify(world: WorldHost, resource: number): void {
   const session = world.session;
-  if (session === null || !session.alive || session.subscribed[resource] === 0) return;
+  if (session === null || !session.alive) return;
+  const tags = world.plan.era2026 === undefined ? null : listenTagsFor(world, session, resource);
+  if (tags !== null) {
+    for (const listen of tags) sendNotification(world, session, resource, world.server.version[resource]!, listen);
+    return;
+  }
+  if (session.subscribed[resource] === 0) return;
   sendNotification(world, session, resource, world.server.version[resource]!);
 }
 
@@ -124,7 +148,7 @@ function notifyListChanged(world: WorldHost): void {
  * Drop, duplicate and reorder apply to every notification alike; resource -1 is list_changed (one shared,
  * immutable message), an updated notification gets a spelling per copy.
  */
-function sendNotification(world: WorldHost, session: ServerSession, resource: number, version: number): void {
+function sendNotification(world: WorldHost, session: ServerSession, resource: number, version: number, listen?: ListenMessage): void {
   if (world.fires('drop-notification', 'drop notification?')) return;
   const network = world.plan.network;
   let copies = 1;
@@ -137,6 +161,7 @@ function sendNotification(world: WorldHost, session: ServerSession, resource: nu
       resource < 0
         ? listChangedMessage
         : { kind: 'notification', uri: world.spell(world.server.uris[resource]!), resource, version, survivesSessionEnd: false, listChanged: false };
+    if (listen !== undefined) message.listen = listen;
     world.toClient(world.serverToClientTime(session, extra), causeNotification, session.generation, message);
   }
 }

@@ -16,6 +16,7 @@ const checkedBy: Partial<Record<ClientEffect['type'], readonly InvariantName[]>>
   PurgeDone: ['untraced_derived_entry'],
   CatalogPublished: ['unreconciled_catalog'],
   CompletenessTaskDecided: ['unproven_completeness'],
+  StalenessBoundPublished: ['phantom_watch'],
 };
 
 /** Outbox entries other than invalidations are checked for the close fence and their cause; deletes also as deletions. */

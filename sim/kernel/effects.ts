@@ -21,7 +21,11 @@ export interface EffectPort {
   request(effect: RequestEffect, cause: number): void;
   /** Arms (or re-arms, replacing) the timer `timerKeyOf(effect)`. */
   timer(effect: TimerEffect, cause: number): void;
+  /** 2026-07-28: the client cancelled a listen (`notifications/cancelled`). */
+  cancelListen?(effect: ListenCancelEffect, cause: number): void;
 }
+
+export type ListenCancelEffect = Extract<ClientEffect, { type: 'ListenCancelled' }>;
 
 export function interpretEffects(effects: readonly ClientEffect[], cause: number, oracle: Oracle, port: EffectPort): void {
   for (let index = 0; index < effects.length; index++) {
@@ -35,6 +39,9 @@ export function interpretEffects(effects: readonly ClientEffect[], cause: number
         break;
       case 'Transitioned':
         oracle.recordEdge(edgeIndexOf(effect.from, effect.event));
+        break;
+      case 'ListenCancelled':
+        port.cancelListen?.(effect, cause);
         break;
       default:
         break;

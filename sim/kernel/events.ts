@@ -62,6 +62,17 @@ export interface NotificationMessage {
   survivesSessionEnd: boolean;
   /** notifications/resources/list_changed (resource -1) rather than updated. */
   listChanged: boolean;
+  /** 2026-07-28: the listen message this is (absent: an updated / list_changed of 2025-11-25). */
+  listen?: ListenMessage;
+}
+
+/** 2026-07-28: how a server-to-client notification is tagged (sim/actors/era2026.ts builds it). */
+export interface ListenMessage {
+  method: 'notifications/resources/updated' | 'notifications/subscriptions/acknowledged' | 'notifications/cancelled';
+  /** The `_meta` subscription id (null: left out). */
+  subscriptionId: number | null;
+  /** Acks: the honored `resourceSubscriptions`. */
+  honored: string[];
 }
 
 export interface RequestMessage {

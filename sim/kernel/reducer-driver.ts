@@ -12,6 +12,8 @@ import { causeConnection, causeListChanged, causeNotification, causeOldNotificat
 import type { ServerSession } from '../actors/server.js';
 import { TimerTable } from './timer-table.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
+import { listenParams, observeListenDelivery, observeListenResult, openEra } from '../actors/era2026.js';
+import type { ListenCancelEffect } from './effects.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
 export interface ReducerWorld extends WorldHost {
@@ -47,7 +49,10 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   connect(cause: number): void {
     const world = this.world;
     const session = world.openSession();
-    this.step({ type: 'Connected', nowMs: world.nowMs, jitter: 0, sessionGeneration: session.generation, capabilities: { ...world.capabilities } }, cause, null);
+    const era = openEra(world, session);
+    const input: ClientInput = { type: 'Connected', nowMs: world.nowMs, jitter: 0, sessionGeneration: session.generation, capabilities: { ...world.capabilities } };
+    if (era !== undefined) input.era = era;
+    this.step(input, cause, null);
   }
 
   sessionLost(session: ServerSession): void {
@@ -82,6 +87,15 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     world.enqueue(arrival, Kind.ServerRequest, cause, session.generation, effect.requestId, request);
   }
 
+  /** 2026-07-28: `notifications/cancelled` for a listen goes down the same FIFO pipe as requests. */
+  cancelListen(effect: ListenCancelEffect, cause: number): void {
+    const world = this.world;
+    const session = world.session;
+    if (session === null || !session.alive || session.generation !== effect.sessionGeneration) return;
+    const request: RequestMessage = { requestId: effect.requestId, method: 'notifications/cancelled', uri: effect.uri, subject: undefined, cursor: undefined, sentAtMs: world.nowMs };
+    world.enqueue(world.clientToServerTime(session), Kind.ServerRequest, cause, session.generation, effect.requestId, request);
+  }
+
   timer(effect: TimerEffect, cause: number): void {
     const deadlineMs = effect.deadlineMs;
     if (deadlineMs < this.world.nowMs) return;
@@ -111,6 +125,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const sessionGeneration = event.session;
     if (message.kind === 'response') {
       if (current) learnFromResponse(world.oracle, world.timeline, message, world.nowMs);
+      if (current) observeListenResult(world, message.requestId, message.outcome);
       this.step({ type: 'ResponseArrived', nowMs, jitter: 0, sessionGeneration, requestId: message.requestId, outcome: message.outcome }, event.cause, message);
       return;
     }
@@ -118,8 +133,14 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/list_changed', params: {} }, current ? causeListChanged : causeOldNotification, null);
       return;
     }
-    world.observe({ kind: 'notified', resource: message.resource, version: message.version, current });
-    this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/updated', params: { uri: message.uri } }, current ? causeNotification : causeOldNotification, null);
+    const listen = message.listen;
+    if (current && listen !== undefined) observeListenDelivery(world, sessionGeneration, message);
+    if (listen === undefined || listen.method === 'notifications/resources/updated') world.observe({ kind: 'notified', resource: message.resource, version: message.version, current });
+    const method = listen === undefined ? 'notifications/resources/updated' : listen.method;
+    const params = listen === undefined ? { uri: message.uri } : listenParams(message.uri, listen);
+    // A 2026 ack answers the listen (like a 2025 subscribe ACK): it keeps the cause of the step that sent the listen.
+    const ackCause = listen !== undefined && listen.method !== 'notifications/resources/updated' ? event.cause : causeNotification;
+    this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method, params }, current ? ackCause : causeOldNotification, null);
   }
 
   /** client-crash: a response to a pre-crash request may still surface after the restart, on its old session. */

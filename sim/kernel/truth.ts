@@ -22,4 +22,8 @@ export type TruthEvent =
   /** A list pass the client received in full, and what the server can prove about it. */
   | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number }
   /** The client crashed and restarted. */
-  | { kind: 'crashed'; timeMs: number };
+  | { kind: 'crashed'; timeMs: number }
+  /** 2026-07-28: connection `generation` speaks that era; an ack holding `resource` reached the client; a listen ended. */
+  | { kind: 'era2026'; generation: number }
+  | { kind: 'listen-acked'; generation: number; listenId: number; resource: number }
+  | { kind: 'listen-ended'; listenId: number };

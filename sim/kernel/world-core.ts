@@ -11,7 +11,7 @@ import type { ClientDriver, WorldHost } from './host.js';
 import type { TruthEvent } from './truth.js';
 import { Kind, type NotificationMessage, type ResponseMessage } from './events.js';
 import type { InterleavingResult } from './interleaving.js';
-import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from '../faults.js';
+import { faultIndex, faultNames, newFaultCounts, type FaultCounts, type FaultName } from '../faults.js';
 import { Lister } from '../actors/listing.js';
 import { Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
@@ -60,7 +60,7 @@ export abstract class WorldCore implements WorldHost {
     this.wanted = new Uint8Array(uris.length);
     this.subjectOf = new Uint8Array(uris.length);
     for (let resource = 0; resource < uris.length; resource++) this.subjectOf[resource] = chooser.draw('workload', 'subject of resource', subjects.length);
-    this.faultOn = new Uint8Array(faultIndex['no-list-changed-capability'] + 1);
+    this.faultOn = new Uint8Array(faultNames.length);
     for (const name in plan.faults) this.faultOn[faultIndex[name as FaultName]] = 1;
     this.endMs = plan.workload.faultPhaseMs + plan.workload.healPhaseMs;
     this.capabilities = {

@@ -565,6 +565,10 @@ export class FencedResourceCache {
         if (effect.cursor === undefined) pending = client.listResources(meta === undefined ? undefined : { _meta: meta }, options);
         else pending = client.listResources(withMeta({ cursor: effect.cursor }), options);
         break;
+      case 'subscriptions/listen':
+        // Only on 2026-07-28 connections (SDK v2); this cache connects SDK 1.x, whose era is 2025-11-25.
+        pending = Promise.reject(new Error('subscriptions/listen needs a 2026-07-28 connection (SDK v2)'));
+        break;
     }
     pending.then(
       (result) => {

@@ -1,0 +1,206 @@
+/**
+ * 2026-07-28 watches (SPEC §13): one `subscriptions/listen` per watched URI, demultiplexed by subscription id.
+ *
+ * Rules:
+ * - The listen is a request that stays in flight for the life of the watch: its JSON-RPC id is the
+ *   subscription id, and it is the `subscribe` request of the URI's current subscription generation.
+ * - Start of watch is the ack (`notifications/subscriptions/acknowledged`) whose honored filter holds the
+ *   URI: only then does the subscription move to ACTIVE, and the reducer re-reads the URI (changes before
+ *   the ack are never reported). An ack that leaves the URI out cancels the listen: the URI is polled.
+ * - A notification acts on watch state only when it carries the id of the URI's live, acknowledged listen.
+ *   Before the ack, with a wrong or missing id, for a URI outside that listen's filter, or after the listen
+ *   ended, it only leaves a LISTEN_MISMATCH audit (the re-read after the ack, the TTL and the reconciliation
+ *   read cover what it might announce).
+ * - End of watch: local close (the client cancels), graceful completion (a result for the listen id), a
+ *   remote cancel or an error after the ack, or the connection closing. A listen that ended leaves its URI
+ *   RECONCILIATION_REQUIRED, abandons its reads, and a new listen (new id) follows after `subscribeRetryMs`;
+ *   a new connection re-listens at once (the server holds no listen state across connections).
+ * - Reads have the core's own deadline (`readReissueMs`): a broken stream loses a read, so a read unanswered
+ *   that long is abandoned and re-issued with a new id; a late answer to the abandoned id is unknown to the
+ *   core and never reaches the fence.
+ */
+import { readReissueMs, subscriptionIdOf } from './era.js';
+import { learnRevocation, permissionDeniedCode } from './authorization.js';
+import { isLive, issueRead, move } from './fence.js';
+import { checkUri, interpretNotification, isObject } from './protocol.js';
+import type { Draft, InflightRequest } from './state.js';
+import type { ResponseOutcome } from './types.js';
+
+export type ListenRoute =
+  | { type: 'none' }
+  | { type: 'updated'; uri: string }
+  | { type: 'list-changed' }
+  | { type: 'acked'; uri: string; watched: boolean }
+  | { type: 'ended'; uri: string };
+
+const none: ListenRoute = { type: 'none' };
+
+/** The live listen of a URI: the in-flight `subscribe` request of its current subscription generation. */
+export function listenOf(d: Draft, uri: string): InflightRequest | undefined {
+  const sub = d.subscription(uri);
+  if (sub === undefined) return undefined;
+  const requests = d.uriState(uri).requests;
+  for (let index = 0; index < requests.length; index++) {
+    const request = requests[index]!;
+    if (request.kind === 'subscribe' && request.subscriptionGeneration === sub.subscriptionGeneration) return request;
+  }
+  return undefined;
+}
+
+/** Is the URI watched: its listen is live and was acknowledged with a filter holding it? */
+export function isWatched(d: Draft, uri: string): boolean {
+  const sub = d.subscription(uri);
+  return sub !== undefined && isLive(sub.state) && sub.state !== 'SUBSCRIBING' && listenOf(d, uri) !== undefined;
+}
+
+/** The client ends the URI's listen (local close, narrowed ack, ack timeout): `notifications/cancelled`. */
+export function cancelListen(d: Draft, uri: string): void {
+  const listen = listenOf(d, uri);
+  if (listen === undefined) return;
+  d.removeInflight(listen);
+  d.emit({ type: 'ListenCancelled', requestId: listen.requestId, sessionGeneration: listen.sessionGeneration, uri });
+}
+
+function mismatch(d: Draft, uri: string, requestId: number, detail: string): ListenRoute {
+  d.emit({ type: 'AuditWritten', kind: 'LISTEN_MISMATCH', uri, requestId, detail });
+  return none;
+}
+
+/** Where a notification on a 2026-07-28 connection (of the current connection) goes. */
+export function routeListenNotification(d: Draft, method: unknown, params: unknown): ListenRoute {
+  if (method === 'notifications/subscriptions/acknowledged') return routeAck(d, params);
+  if (method === 'notifications/cancelled') return routeRemoteCancel(d, params);
+  const notification = interpretNotification(method, params);
+  if (notification.type === 'rejected') {
+    d.emit({ type: 'ProtocolRejected', rejection: notification.rejection });
+    return none;
+  }
+  if (notification.type === 'list-changed') return notification;
+  const uri = notification.uri;
+  const id = subscriptionIdOf(params);
+  if (id === null) return mismatch(d, uri, 0, 'updated without a subscription id');
+  const listen = listenOf(d, uri);
+  if (listen === undefined || listen.requestId !== id) {
+    const other = d.inflight(id);
+    const why = other?.kind === 'subscribe' ? `outside the filter of listen ${id}` : `unknown subscription id ${id}`;
+    return mismatch(d, uri, id, `updated ${why}`);
+  }
+  const state = d.subscription(uri)!.state;
+  if (state === 'SUBSCRIBING') return mismatch(d, uri, id, 'updated before the ack');
+  if (!isLive(state)) return mismatch(d, uri, id, `updated after the watch ended (${state})`);
+  return { type: 'updated', uri };
+}
+
+function routeAck(d: Draft, params: unknown): ListenRoute {
+  const id = subscriptionIdOf(params);
+  const listen = id === null ? undefined : d.inflight(id);
+  if (id === null || listen === undefined || listen.kind !== 'subscribe') {
+    return mismatch(d, '', id ?? 0, `ack for no pending listen (id ${id ?? 'missing'})`);
+  }
+  const uri = listen.uri;
+  const sub = d.subscription(uri);
+  if (sub === undefined || sub.subscriptionGeneration !== listen.subscriptionGeneration || sub.state !== 'SUBSCRIBING') {
+    return mismatch(d, uri, id, `ack for a listen that is not waiting for one (${sub?.state ?? 'none'})`);
+  }
+  const honored = honoredUris(params);
+  if (honored === null) {
+    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: 'subscriptions/acknowledged params.notifications must be an object' } });
+    return none; // not an ack: the ack deadline decides
+  }
+  const extra = honored.filter((candidate) => candidate !== uri);
+  if (extra.length > 0) mismatch(d, uri, id, `ack wider than requested: ${extra.slice(0, 3).join(' ')}`);
+  return { type: 'acked', uri, watched: honored.includes(uri) };
+}
+
+/** The canonical URIs of an ack's honored `resourceSubscriptions` (invalid entries dropped), or null if malformed. */
+function honoredUris(params: unknown): string[] | null {
+  if (!isObject(params) || !isObject(params.notifications)) return null;
+  const raw = params.notifications.resourceSubscriptions;
+  if (!Array.isArray(raw)) return [];
+  const uris: string[] = [];
+  for (const item of raw) {
+    const checked = checkUri(item, 'ack resourceSubscriptions');
+    if (checked.ok) uris.push(checked.uri);
+  }
+  return uris;
+}
+
+function routeRemoteCancel(d: Draft, params: unknown): ListenRoute {
+  const id = isObject(params) ? params.requestId : undefined;
+  const listen = typeof id === 'number' ? d.inflight(id) : undefined;
+  if (listen === undefined || listen.kind !== 'subscribe') return none; // cancels of other requests: nothing to do
+  return { type: 'ended', uri: listen.uri };
+}
+
+/**
+ * The URI's listen ended without the client closing it (graceful result, remote cancel, error after the
+ * ack): unwatched until a new listen is acknowledged; reads in flight are abandoned (the re-read after the
+ * next ack replaces them); a new listen after `subscribeRetryMs`.
+ */
+export function endListenWatch(d: Draft, uri: string): void {
+  const listen = listenOf(d, uri);
+  if (listen !== undefined) d.removeInflight(listen);
+  const sub = d.subscription(uri);
+  if (sub === undefined || !isLive(sub.state) || sub.state === 'SUBSCRIBING') return;
+  abandonReads(d, uri, Number.POSITIVE_INFINITY);
+  d.setReads(uri, 0, false);
+  d.disarmTimer('debounce', uri);
+  d.disarmTimer('hedge', uri);
+  d.disarmTimer('reconcile', uri);
+  move(d, uri, 'session_lost');
+  d.armTimer('resubscribe', uri, d.nowMs + d.config.subscribeRetryMs);
+}
+
+/** Drops the current generation's reads sent at or before `sentAtMsMax`; returns how many. */
+function abandonReads(d: Draft, uri: string, sentAtMsMax: number): number {
+  const generation = d.subscription(uri)!.subscriptionGeneration;
+  let abandoned = 0;
+  for (const request of d.uriState(uri).requests) {
+    if (request.kind !== 'read' || request.abandoned === true || request.subscriptionGeneration !== generation || request.sentAtMs > sentAtMsMax) continue;
+    d.markAbandoned(request);
+    abandoned += 1;
+    d.emit({ type: 'AuditWritten', kind: 'READ_ABANDONED', uri, requestId: request.requestId, detail: `read ordinal ${request.readOrdinal} sent at ${request.sentAtMs} abandoned` });
+  }
+  return abandoned;
+}
+
+/** The read deadline of a URI fired: abandon reads older than `readReissueMs`, re-issue with a new id. */
+export function onReadDeadline(d: Draft, uri: string): void {
+  const sub = d.subscription(uri);
+  if (sub === undefined || (sub.state !== 'READ_PENDING' && sub.state !== 'TOMBSTONE_PENDING') || !d.v.connected) return;
+  const abandoned = abandonReads(d, uri, d.nowMs - readReissueMs(d.config));
+  const tracking = d.uriState(uri);
+  if (abandoned > 0) d.setReads(uri, Math.max(0, tracking.inFlight - abandoned), tracking.dirty);
+  if (abandoned > 0 || tracking.dirty) issueRead(d, uri, sub.state === 'TOMBSTONE_PENDING' ? 'tombstone-check' : 'notification');
+  armReadDeadline(d, uri);
+}
+
+/** Arms the read deadline of a URI with reads in flight (at its oldest current read), unless armed. */
+function armReadDeadline(d: Draft, uri: string): void {
+  if (d.timerDeadline('hedge', uri) !== -1) return;
+  const sub = d.subscription(uri);
+  let oldestMs = Number.POSITIVE_INFINITY;
+  for (const request of d.uriState(uri).requests) {
+    if (request.kind === 'read' && request.abandoned !== true && request.subscriptionGeneration === sub?.subscriptionGeneration && request.sentAtMs < oldestMs) oldestMs = request.sentAtMs;
+  }
+  if (oldestMs !== Number.POSITIVE_INFINITY) d.armTimer('hedge', uri, oldestMs + readReissueMs(d.config));
+}
+
+/** After a 2026-07-28 step: every URI this step sent a read for has a read deadline armed. */
+export function armReadDeadlines(d: Draft): void {
+  const count = d.effects.length;
+  for (let index = 0; index < count; index++) {
+    const effect = d.effects[index]!;
+    if (effect.type === 'RequestSent' && effect.method === 'resources/read') armReadDeadline(d, effect.uri);
+  }
+}
+
+/**
+ * The late answer to an abandoned read (already removed from flight by the caller): never judged by the
+ * fence, so no version passes; a permission error still teaches the revocation (knowledge is never fenced).
+ */
+export function onAbandonedAnswer(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
+  d.emit({ type: 'AuditWritten', kind: 'READ_ABANDONED', uri: request.uri, requestId, detail: `late answer to abandoned read ordinal ${request.readOrdinal}, dropped` });
+}

@@ -1,0 +1,64 @@
+/**
+ * MCP 2026-07-28 scenarios: the same swarm of workload shapes and 2025 faults that still make sense
+ * without sessions (drops, duplicates, reorders, slow reads, spellings, revocations, disconnects,
+ * restarts, crashes, listings), plus every fault of the listen / TTL era. `era-both` draws the era of each
+ * interleaving through the chooser (decision 0: 2025-11-25, the simplest).
+ */
+import { era2025Faults, era2026Faults, ratio, type FaultName } from '../sim/faults.js';
+import type { Chooser } from '../sim/chooser.js';
+import type { InterleavingPlan } from '../sim/plan.js';
+import { allInvariants } from '../sim/oracle.js';
+import type { Scenario } from './scenario.js';
+
+/** What the 2026 scenarios take from the catalogue (passed in by catalog.ts, so nothing here imports it). */
+export interface SwarmParts {
+  swarm: Scenario;
+  swarmPlan(chooser: Chooser, faultSet: readonly FaultName[]): InterleavingPlan;
+}
+
+/** 2025 faults with no 2026-07-28 counterpart: there is no `resources/unsubscribe` whose ACK could be lost. */
+const without2026: readonly FaultName[] = ['drop-unsubscribe-ack'];
+const era2026SwarmFaults: readonly FaultName[] = [...era2025Faults.filter((fault) => !without2026.includes(fault)), ...era2026Faults];
+
+/** TTLs from "immediately stale" to longer than the reconciliation period. */
+const ttlMsMin = 0;
+const ttlMsMax = 30_000;
+
+/** The 2026-07-28 scenarios over the catalogue's swarm. */
+export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Scenario[] {
+  const era2026Plan = (chooser: Chooser): InterleavingPlan => ({ ...swarmPlan(chooser, era2026SwarmFaults), era2026: { ttlMsMin, ttlMsMax } });
+  const era2026Swarm: Scenario = {
+    name: 'era2026-swarm',
+    description: "MCP 2026-07-28: listen/ack/tags, TTL and the era's faults, over a random subset of the session-free 2025 faults",
+    era: '2026-07-28',
+    targets: allInvariants,
+    catches: [],
+    sometimes: era2026Faults,
+    claims: ['read_amplification', 'convergence_60s'],
+    plan: era2026Plan,
+  };
+  const eraBoth: Scenario = {
+    name: 'era-both',
+    description: 'each interleaving draws its era: the 2025-11-25 swarm or the 2026-07-28 swarm',
+    era: 'both',
+    targets: allInvariants,
+    catches: [],
+    sometimes: [...era2025Faults, ...era2026Faults],
+    claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms'],
+    plan: (chooser) => (chooser.draw('server', 'protocol era: 2026-07-28?', 2) === 1 ? era2026Plan(chooser) : swarm.plan(chooser)),
+  };
+  const era2026BrokenStream: Scenario = {
+    name: 'era2026-broken-stream',
+    description: '2026-07-28: broken response streams lose reads and late originals outlive their retries, while notifications are lost',
+    era: '2026-07-28',
+    targets: ['convergence_60s', 'version_regression', 'phantom_watch'],
+    catches: ['naive-2026-wait-forever', 'naive-2026-no-ack-wait'],
+    sometimes: ['broken-read-stream', 'late-original-response', 'drop-notification'],
+    plan: (chooser) => ({
+      ...swarmPlan(chooser, []),
+      faults: { 'broken-read-stream': ratio(1, 3), 'late-original-response': ratio(1, 6), 'drop-notification': ratio(1, 2) },
+      era2026: { ttlMsMin, ttlMsMax },
+    }),
+  };
+  return [era2026Swarm, eraBoth, era2026BrokenStream];
+}

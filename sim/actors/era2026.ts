@@ -1,0 +1,185 @@
+/**
+ * The server model's 2026-07-28 side (SPEC §13): `subscriptions/listen` with its ack, notifications tagged
+ * with the listen's subscription id, `ttlMs` / `cacheScope` on read results, listen state that a restart
+ * (a new connection) loses, and the faults of that era. Written against the world port like every actor.
+ *
+ * Listen state lives per server session (one connection) in a side table: a session of a plan without
+ * `era2026`, or one that `era-downgrade` made speak 2025-11-25, has no table and never sees a listen.
+ * Like the v2 router, the server sends one stamped copy of an update per listen whose honored filter holds
+ * the URI, and forgets every listen with the connection.
+ */
+import type { ResponseOutcome } from '../../core/types.js';
+import { readReissueMsDefault } from '../../core/era.js';
+import type { ListenMessage, NotificationMessage, RequestMessage } from '../kernel/events.js';
+import type { WorldHost } from '../kernel/host.js';
+import type { ServerSession } from './server.js';
+
+interface Listen {
+  id: number;
+  /** The resource its honored filter holds (-1: the ack left it out). */
+  resource: number;
+  /** listen-lost: still open for the server's bookkeeping, but nothing is sent on it any more. */
+  deaf: boolean;
+}
+
+interface ListenTable {
+  listens: Listen[];
+  /** Ids the client cancelled (for listen-notify-after-close and listen-wrong-id). */
+  ended: number[];
+}
+
+const tables = new WeakMap<ServerSession, ListenTable>();
+/** Sessions decided to speak 2025-11-25 (no plan era, or era-downgrade after a restart). */
+const legacy = new WeakSet<ServerSession>();
+
+/** Decides (once, when the client connects) whether this session speaks 2026-07-28. */
+export function openEra(world: WorldHost, session: ServerSession): '2026-07-28' | undefined {
+  if (world.plan.era2026 === undefined) return undefined;
+  if (tables.has(session)) return '2026-07-28';
+  if (legacy.has(session)) return undefined;
+  if (world.server.restarts > 0 && world.fires('era-downgrade', 'server comes back on 2025-11-25 only?')) {
+    legacy.add(session);
+    world.timeline?.note(world.nowMs, `era downgrade: session ${session.generation} speaks 2025-11-25 only`);
+    return undefined;
+  }
+  tables.set(session, { listens: [], ended: [] });
+  world.observe({ kind: 'era2026', generation: session.generation });
+  return '2026-07-28';
+}
+
+export function isEra2026Session(session: ServerSession): boolean {
+  return tables.has(session);
+}
+
+function tag(method: ListenMessage['method'], subscriptionId: number | null, honored: string[] = []): ListenMessage {
+  return { method, subscriptionId, honored };
+}
+
+function sendListenMessage(world: WorldHost, session: ServerSession, cause: number, resource: number, listen: ListenMessage): void {
+  const uri = resource >= 0 ? world.server.uris[resource]! : '';
+  const version = resource >= 0 ? world.server.version[resource]! : 0;
+  const message: NotificationMessage = { kind: 'notification', uri, resource, version, survivesSessionEnd: false, listChanged: false, listen };
+  world.toClient(world.serverToClientTime(session, 0), cause, session.generation, message);
+}
+
+/** A `subscriptions/listen` for one URI reached the server. */
+export function serveListen(world: WorldHost, session: ServerSession, cause: number, request: RequestMessage, respond: (outcome: ResponseOutcome, extraDelayMs: number) => void): void {
+  const table = tables.get(session);
+  const resource = world.server.lookup(request.uri);
+  if (table === undefined || !world.capabilities.subscribe) {
+    respond({ type: 'error', code: -32601, message: 'Method not found' }, 0);
+    return;
+  }
+  if (world.fires('listen-rejected', 'reject the listen?')) {
+    respond({ type: 'error', code: -32603, message: 'Subscription limit reached' }, 0);
+    return;
+  }
+  const narrower = world.fires('listen-ack-narrower', 'ack narrower than requested?');
+  const listen: Listen = { id: request.requestId, resource: narrower ? -1 : resource, deaf: false };
+  table.listens.push(listen);
+  if (resource >= 0 && world.fires('listen-notify-before-ack', 'notify before the ack?')) {
+    sendListenMessage(world, session, cause, resource, tag('notifications/resources/updated', listen.id));
+  }
+  const honored = narrower ? [] : [request.uri];
+  if (world.fires('listen-ack-wider', 'ack wider than requested?')) honored.push(world.server.uris[(Math.max(resource, 0) + 1) % world.server.uris.length]!);
+  if (!world.fires('listen-ack-lost', 'lose the ack?')) sendListenMessage(world, session, cause, resource, tag('notifications/subscriptions/acknowledged', listen.id, honored));
+  if (world.fires('listen-graceful-completion', 'complete the listen gracefully?')) {
+    removeListen(table, listen.id);
+    const delayMs = world.chooser.between('network', 'graceful completion delay', 100, 5_000);
+    respond({ type: 'result', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } } }, delayMs);
+  } else if (world.fires('listen-lost', 'forget the listen silently?')) {
+    listen.deaf = true;
+  }
+}
+
+function removeListen(table: ListenTable, id: number): void {
+  const index = table.listens.findIndex((listen) => listen.id === id);
+  if (index >= 0) table.listens.splice(index, 1);
+  table.ended.push(id);
+}
+
+/** The client cancelled listen `request.requestId` (`notifications/cancelled`): nothing is answered. */
+export function cancelListen(world: WorldHost, session: ServerSession, cause: number, request: RequestMessage): void {
+  const table = tables.get(session);
+  if (table === undefined) return;
+  const listen = table.listens.find((candidate) => candidate.id === request.requestId);
+  removeListen(table, request.requestId);
+  if (listen !== undefined && listen.resource >= 0 && world.fires('listen-notify-after-close', 'notify after the cancel?')) {
+    sendListenMessage(world, session, cause, listen.resource, tag('notifications/resources/updated', listen.id));
+  }
+}
+
+/**
+ * How an update of `resource` goes out on a 2026-07-28 session: one tag per listen holding it (with the
+ * tag faults applied), or null on a 2025-11-25 session (the caller sends it untagged, as before).
+ */
+export function listenTagsFor(world: WorldHost, session: ServerSession, resource: number): ListenMessage[] | null {
+  const table = tables.get(session);
+  if (table === undefined) return null;
+  const tags: ListenMessage[] = [];
+  for (const listen of table.listens) {
+    if (listen.resource !== resource || listen.deaf) continue;
+    let id: number | null = listen.id;
+    if (world.fires('listen-missing-id', 'leave out the subscription id?')) id = null;
+    else if (world.fires('listen-wrong-id', 'tag with a wrong subscription id?')) id = wrongId(world, table, listen.id);
+    tags.push(tag('notifications/resources/updated', id));
+  }
+  return tags;
+}
+
+/** Another listen's id (live or ended) when there is one, else an id no listen ever had. */
+function wrongId(world: WorldHost, table: ListenTable, own: number): number {
+  const others = table.listens.filter((listen) => listen.id !== own).map((listen) => listen.id).concat(table.ended);
+  if (others.length === 0) return own + 1_000_000;
+  return others[world.chooser.draw('network', 'wrong subscription id', others.length)]!;
+}
+
+/** A read result on a 2026-07-28 session carries `ttlMs` and `cacheScope` (ttl-hostile rewrites the TTL). */
+export function withCacheHint(world: WorldHost, session: ServerSession, outcome: ResponseOutcome): ResponseOutcome {
+  const era = world.plan.era2026;
+  if (era === undefined || !tables.has(session) || outcome.type !== 'result') return outcome;
+  const result = outcome.result as Record<string, unknown>;
+  if (world.fires('ttl-hostile', 'hostile ttlMs?')) {
+    const hostile = [0, undefined, -1_000, 10 ** 12][world.chooser.draw('server', 'hostile ttl kind', 4)];
+    return { type: 'result', result: hostile === undefined ? { ...result, cacheScope: 'private' } : { ...result, ttlMs: hostile, cacheScope: 'private' } };
+  }
+  return { type: 'result', result: { ...result, ttlMs: world.chooser.between('server', 'ttlMs', era.ttlMsMin, era.ttlMsMax), cacheScope: 'private' } };
+}
+
+/**
+ * What happens to a read's response stream on a 2026-07-28 session: 'lost' (broken-read-stream), a delay
+ * past the client's read deadline (late-original-response), or 0.
+ */
+export function readStreamFate(world: WorldHost, session: ServerSession): 'lost' | number {
+  if (!tables.has(session)) return 0;
+  if (world.fires('broken-read-stream', 'break the read stream?')) return 'lost';
+  if (world.fires('late-original-response', 'hold the read past its retry?')) {
+    return world.chooser.between('network', 'late original delay', readReissueMsDefault + 1, readReissueMsDefault + 4_000);
+  }
+  return 0;
+}
+
+/** The JSON-RPC params of a 2026-07-28 notification, as they reach the client. */
+export function listenParams(uri: string, listen: ListenMessage): Record<string, unknown> {
+  const meta = listen.subscriptionId === null ? undefined : { _meta: { 'io.modelcontextprotocol/subscriptionId': listen.subscriptionId } };
+  if (listen.method === 'notifications/subscriptions/acknowledged') return { notifications: { resourceSubscriptions: listen.honored }, ...meta };
+  if (listen.method === 'notifications/cancelled') return { requestId: listen.subscriptionId };
+  return { uri, ...meta };
+}
+
+/** Ground truth of a listen message reaching the client on its current connection (phantom_watch). */
+export function observeListenDelivery(world: WorldHost, generation: number, message: NotificationMessage): void {
+  const listen = message.listen;
+  if (listen === undefined || listen.method !== 'notifications/subscriptions/acknowledged' || listen.subscriptionId === null) return;
+  for (const uri of listen.honored) {
+    const resource = world.server.lookup(uri);
+    if (resource >= 0) world.observe({ kind: 'listen-acked', generation, listenId: listen.subscriptionId, resource });
+  }
+}
+
+/** A listen's result (graceful completion) reaching the client ends that listen (phantom_watch). */
+export function observeListenResult(world: WorldHost, requestId: number, outcome: ResponseOutcome): void {
+  if (world.plan.era2026 === undefined || outcome.type !== 'result') return;
+  const result = outcome.result as { resultType?: unknown } | null;
+  if (result !== null && typeof result === 'object' && result.resultType === 'complete') world.observe({ kind: 'listen-ended', listenId: requestId });
+}

@@ -1,0 +1,46 @@
+/**
+ * `phantom_watch` (2026-07-28, I5): a URI counts as watched only between an ack whose honored filter holds
+ * it and the end of that listen. The client claims a watch when it publishes a `subscription`-mode
+ * staleness bound; the claim is judged against what the world delivered to it:
+ * - an ack for that URI, on the current connection, of a listen that has not ended since;
+ * - a listen ends when the client cancels it (ListenCancelled), when its result (graceful completion or
+ *   error) was delivered, or with the connection (acks are kept per connection generation).
+ * Only 2026-07-28 connections are judged (2025-11-25 watches start at the subscribe ACK, judged elsewhere).
+ */
+export interface WatchSink {
+  resourceOf(uri: string): number;
+  violate(invariant: 'phantom_watch', timeMs: number, uri: string, detail: string): void;
+}
+
+export class WatchChecker {
+  /** Connection generations that speak 2026-07-28. */
+  private readonly eraGenerations = new Set<number>();
+  /** listen id -> [connection generation, resource] of a delivered ack holding that resource. */
+  private readonly acked = new Map<number, [number, number][]>();
+
+  constructor(private readonly sink: WatchSink) {}
+
+  onEra(generation: number): void {
+    this.eraGenerations.add(generation);
+  }
+
+  onAcked(generation: number, listenId: number, resource: number): void {
+    const entries = this.acked.get(listenId) ?? [];
+    entries.push([generation, resource]);
+    this.acked.set(listenId, entries);
+  }
+
+  onEnded(listenId: number): void {
+    this.acked.delete(listenId);
+  }
+
+  /** The client claimed `uri` watched at `timeMs` on connection `generation`. */
+  judgeClaim(uri: string, generation: number, timeMs: number): void {
+    if (!this.eraGenerations.has(generation)) return;
+    const resource = this.sink.resourceOf(uri);
+    for (const entries of this.acked.values()) {
+      for (const [ackGeneration, ackResource] of entries) if (ackGeneration === generation && ackResource === resource) return;
+    }
+    this.sink.violate('phantom_watch', timeMs, uri, `claimed ${uri} watched, but no live listen of connection ${generation} was acknowledged with it`);
+  }
+}
