@@ -7,7 +7,7 @@ import { edgeName, transitionTable } from '../core/transitions.js';
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from './scenario.js';
 import { faultNames, type FaultName } from './faults.js';
-import { allInvariants, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
+import { allInvariants, failingLivenessInvariants, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
 import { deriveSeed } from './prng.js';
 import { runInterleaving, type InterleavingResult } from './world.js';
 
@@ -302,6 +302,11 @@ export function verdictOf(accumulator: GateAccumulator, scenario: Scenario): Gat
   livenessInvariants.forEach((name, offset) => {
     liveness[name] = accumulator.failingInterleavings[safetyInvariants.length + offset]!;
   });
+  // A liveness failure of the healed phase fails its interleaving like a safety violation (sim/invariants.ts).
+  for (const name of failingLivenessInvariants) {
+    const index = invariantIndex[name];
+    if (accumulator.failingInterleavings[index]! > 0) reasons.push(`${name}: ${accumulator.violationCounts[index]} violations in ${accumulator.failingInterleavings[index]} interleavings`);
+  }
   const metrics: Record<string, MetricReport> = {
     read_amplification: metric('read_amplification', accumulator.notificationReads, accumulator.notifiedChanges, 0),
     convergence_60s: metric('convergence_60s', accumulator.changesConverged, accumulator.changesTracked, 1),

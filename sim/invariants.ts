@@ -15,7 +15,11 @@ export const safetyInvariants = [
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
-export const livenessInvariants = ['convergence_60s'] as const;
+/**
+ * Liveness invariants. `healed_convergence` fails the interleaving (and so the gate) like a safety
+ * violation; `convergence_60s` is judged as a ratio over all changes (the metric of the same name).
+ */
+export const livenessInvariants = ['convergence_60s', 'healed_convergence'] as const;
 export type LivenessInvariant = (typeof livenessInvariants)[number];
 export type InvariantName = SafetyInvariant | LivenessInvariant;
 
@@ -32,6 +36,22 @@ export const invariantExplanations: Record<InvariantName, string> = {
   uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',
   fence_lost_after_crash: 'after a crash the client accepted a pre-crash read, or a watermark went backwards',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
+  healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
+};
+
+/** Liveness invariants whose violation fails the interleaving, as a safety violation does. */
+export const failingLivenessInvariants: readonly LivenessInvariant[] = ['healed_convergence'];
+
+/** Which checker (sim/checkers/*) judges which invariants: reports show checked / violated per checker. */
+export const checkerFamilies: Record<string, readonly InvariantName[]> = {
+  versions: ['version_regression', 'late_tombstone'],
+  close: ['accept_when_not_active', 'post_close_outbox'],
+  sessions: ['old_session_effect'],
+  uris: ['uri_confusion'],
+  convergence: ['convergence_60s', 'healed_convergence'],
+  catalog: ['unreconciled_catalog', 'unproven_completeness'],
+  revocation: ['served_after_revocation', 'untraced_derived_entry'],
+  crash: ['fence_lost_after_crash'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

@@ -38,7 +38,7 @@ export function command(world: WorldHost, payload: CommandPayload): void {
   if (payload.type === 'SubscribeCommanded') {
     if (world.wanted[resource] === 1) return;
     world.wanted[resource] = 1;
-    world.observe({ kind: 'subscribed', resource });
+    world.observe({ kind: 'subscribed', resource, timeMs: world.nowMs });
     world.client.command({ type: 'SubscribeCommanded', nowMs: world.nowMs, jitter: 0, uri, subject: subjects[world.subjectOf[resource]!] }, causeWorkload);
     return;
   }

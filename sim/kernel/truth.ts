@@ -12,7 +12,7 @@ export type TruthEvent =
   /** The truth changed (edit, delete or re-create); `exists` after the change. */
   | { kind: 'changed'; resource: number; version: number; timeMs: number; exists: boolean }
   /** The application subscribed / unsubscribed the resource (convergence and close fences are about these). */
-  | { kind: 'subscribed'; resource: number }
+  | { kind: 'subscribed'; resource: number; timeMs: number }
   | { kind: 'unsubscribed'; resource: number; timeMs: number }
   /** An update notification reached the client, on the current session or an ended one. */
   | { kind: 'notified'; resource: number; version: number; current: boolean }
@@ -22,4 +22,8 @@ export type TruthEvent =
   /** A list pass the client received in full, and what the server can prove about it. */
   | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number }
   /** The client crashed and restarted. */
-  | { kind: 'crashed'; timeMs: number };
+  | { kind: 'crashed'; timeMs: number }
+  /** The quiet, healed phase began: no more faults, mutations or workload churn (convergence is judged). */
+  | { kind: 'healed'; timeMs: number }
+  /** The server made `spelling` as an equivalent spelling of the resource (actors/spelling.ts). */
+  | { kind: 'spelled'; spelling: string; resource: number };

@@ -15,7 +15,8 @@ import { faultIndex, newFaultCounts, type FaultCounts, type FaultName } from '..
 import { Lister } from '../actors/listing.js';
 import { Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
-import { respell, ServerModel, subjects, type ServerSession } from '../actors/server.js';
+import { ServerModel, subjects, type ServerSession } from '../actors/server.js';
+import { spellingOf, spellingVariants } from '../actors/spelling.js';
 import { mutate, mutateBetweenPages } from '../actors/serving.js';
 import { Timeline } from '../timeline.js';
 import { connect, faultTick } from '../actors/sessions.js';
@@ -99,7 +100,11 @@ export abstract class WorldCore implements WorldHost {
 
   spell(uri: string): string {
     if (!this.fires('uri-spelling', 'respell?')) return uri;
-    return respell(uri, this.chooser.draw('network', 'respelling', 2));
+    const spelling = spellingOf(uri, this.chooser.draw('network', 'respelling', spellingVariants));
+    const resource = this.server.lookup(uri);
+    this.server.alias(spelling, resource);
+    this.observe({ kind: 'spelled', spelling, resource });
+    return spelling;
   }
 
   /** Client-to-server arrival time on `session` (FIFO), recorded as the session's latest. */
@@ -131,6 +136,7 @@ export abstract class WorldCore implements WorldHost {
         return;
       case Kind.Heal:
         this.healing = true;
+        this.observe({ kind: 'healed', timeMs: this.nowMs });
         this.timeline?.note(this.nowMs, 'heal phase: faults, mutations and workload commands stop');
         return;
       case Kind.CloseTick:
