@@ -12,6 +12,8 @@ export const safetyInvariants = [
   'untraced_derived_entry',
   'uri_confusion',
   'fence_lost_after_crash',
+  'served_outside_lease',
+  'served_not_found',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -35,6 +37,8 @@ export const invariantExplanations: Record<InvariantName, string> = {
   untraced_derived_entry: 'a derived index entry of revoked content was left without an invalidation',
   uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',
   fence_lost_after_crash: 'after a crash the client accepted a pre-crash read, or a watermark went backwards',
+  served_outside_lease: 'the client served cached content after the authorization lease of its last accepted read had ended',
+  served_not_found: 'the client served cached content after the server answered a newer read of it with not-found',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
 };
@@ -51,6 +55,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   convergence: ['convergence_60s', 'healed_convergence'],
   catalog: ['unreconciled_catalog', 'unproven_completeness'],
   revocation: ['served_after_revocation', 'untraced_derived_entry'],
+  serving: ['served_outside_lease', 'served_not_found'],
   crash: ['fence_lost_after_crash'],
 };
 

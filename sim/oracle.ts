@@ -18,6 +18,7 @@ import { ContentRegistry } from './checkers/content.js';
 import { ConvergenceChecker } from './checkers/convergence.js';
 import { CrashChecker } from './checkers/crash.js';
 import { RevocationChecker } from './checkers/revocation.js';
+import { ServingChecker } from './checkers/serving.js';
 import { SessionChecker } from './checkers/sessions.js';
 import type { StepTruth } from './checkers/step-truth.js';
 import { UriChecker } from './checkers/uris.js';
@@ -56,6 +57,7 @@ export class Oracle {
   readonly catalog: CatalogChecker;
   readonly revocation: RevocationChecker;
   readonly crash: CrashChecker;
+  readonly serving: ServingChecker;
 
   private readonly uris: readonly string[];
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
@@ -69,7 +71,8 @@ export class Oracle {
     this.close = new CloseChecker(this, uris.length);
     this.sessions = new SessionChecker(this);
     this.convergence = new ConvergenceChecker(this, uris);
-    this.versions = new VersionChecker({ sink: this, uris, names: this.names, content: this.content, close: this.close, sessions: this.sessions, convergence: this.convergence });
+    this.serving = new ServingChecker(this, uris);
+    this.versions = new VersionChecker({ sink: this, uris, names: this.names, content: this.content, close: this.close, sessions: this.sessions, convergence: this.convergence, serving: this.serving });
     this.amplification = new AmplificationChecker(uris.length);
     this.catalog = new CatalogChecker(this, uris.length);
     this.revocation = new RevocationChecker(this, uris);
@@ -196,6 +199,8 @@ export class Oracle {
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
     const checks = this.checks;
+    // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
+    if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) this.serving.onAnswer(truth);
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
       const checked = checksOf(effect);
@@ -233,7 +238,7 @@ export class Oracle {
         break;
       case 'ContentServed':
         this.revocation.judgeServed(effect.uri, effect.subject, truth.timeMs);
-        this.convergence.judgeServed(this.resourceOf(effect.uri), effect.digest, truth.timeMs);
+        this.judgeServed(effect.uri, effect.digest, truth.timeMs);
         break;
       case 'ContentRefused':
         this.revocation.refused++;
@@ -263,6 +268,12 @@ export class Oracle {
       default:
         break;
     }
+  }
+
+  private judgeServed(uri: string, digest: string, timeMs: number): void {
+    const resource = this.resourceOf(uri);
+    this.convergence.judgeServed(resource, digest, timeMs);
+    this.serving.judgeServed(resource, uri, timeMs);
   }
 
   private judgeOutbox(uri: string, truth: StepTruth): void {

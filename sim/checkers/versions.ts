@@ -7,6 +7,7 @@
 import type { ContentRegistry } from './content.js';
 import type { CloseChecker } from './close.js';
 import type { ConvergenceChecker } from './convergence.js';
+import type { ServingChecker } from './serving.js';
 import type { SessionChecker } from './sessions.js';
 import type { ViolationSink } from './sink.js';
 import type { StepTruth } from './step-truth.js';
@@ -20,6 +21,7 @@ export interface VersionParts {
   close: CloseChecker;
   sessions: SessionChecker;
   convergence: ConvergenceChecker;
+  serving: ServingChecker;
 }
 
 export class VersionChecker {
@@ -48,6 +50,7 @@ export class VersionChecker {
       sink.violate('accept_when_not_active', truth.timeMs, uri, `accepted v${content.version} from a read of session ${truth.requestSession} after it ended (now session ${truth.currentSession})`);
     }
     this.parts.convergence.rememberDigest(resource, digest, content.version);
+    this.parts.serving.onAccepted(resource, truth);
     this.raise(resource, content.version, uri, truth.timeMs);
   }
 
