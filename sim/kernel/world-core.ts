@@ -129,7 +129,7 @@ export abstract class WorldCore implements WorldHost {
     const host: WorldHost = this;
     switch (kind) {
       case Kind.Mutation:
-        mutate(host, a);
+        mutate(host, a, payload);
         return;
       case Kind.Command:
         command(host, payload as CommandPayload);
