@@ -7,7 +7,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { coverageOf, GateAccumulator, GateVerdict, MetricReport, MetricThreshold, RunSpec } from '../sim/gate.js';
-import { convergenceBucketMs, revocationBucketMs, thresholds } from '../sim/gate.js';
+import { convergenceBucketMs, freshnessFigures, revocationBucketMs, thresholds } from '../sim/gate.js';
+import { checkersOf, freshnessOf, type ReportChecker } from './checkers.js';
 import { accumulatorSection, type AccumulatorSection } from './accumulator-json.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { sealedReport, type ReportIntegrity } from './integrity.js';
@@ -166,6 +167,10 @@ export interface Report {
   sometimes: Record<string, { fired: number; required: boolean }>;
   totals: ReportTotals;
   distributions: ReportDistributions;
+  /** Per checker (sim/checkers/*): effects checked against its invariants, violations, failing interleavings. */
+  checkers?: Record<string, ReportChecker>;
+  /** Freshness against the client's own promises: serves judged / stale / beyond the published bound, over-rejections, healed-phase judgements. */
+  freshness?: Record<(typeof freshnessFigures)[number], number>;
   failures: ReportFailure[];
   determinism: ReportDeterminism;
   /** Everything the gate accumulated, raw, so shard reports merge exactly (`fencesim merge`). */
@@ -213,6 +218,8 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
       convergenceMs: histogramOf(accumulator.convergenceHistogram, convergenceBucketMs),
       revocationMs: histogramOf(accumulator.revocationHistogram, revocationBucketMs),
     },
+    checkers: checkersOf(accumulator),
+    freshness: freshnessOf(accumulator),
     failures,
     determinism,
     accumulator: accumulatorSection(accumulator),

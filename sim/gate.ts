@@ -93,6 +93,9 @@ export function replayCommand(seed: number, scenario: string, client: string, tr
   return `npx fencesim replay --seed ${seed} --scenario ${scenario} --client ${client}${transport === 'pure' ? '' : ` --transport ${transport}`}`;
 }
 
+/** Freshness figures summed over interleavings (sim/checkers/convergence.ts), in `GateAccumulator.freshness` order. */
+export const freshnessFigures = ['servesJudged', 'staleServes', 'servesBeyondBound', 'staleReceiptsJudged', 'overRejections', 'healedJudged', 'healedFailed'] as const;
+
 export class GateAccumulator {
   interleavings = 0;
   events = 0;
@@ -103,6 +106,8 @@ export class GateAccumulator {
   readonly checks = new Float64Array(allInvariants.length);
   readonly faultCounts = new Float64Array(faultNames.length);
   readonly edgeHits = new Float64Array(transitionTable.length);
+  /** See `freshnessFigures`. */
+  readonly freshness = new Float64Array(freshnessFigures.length);
   notificationReads = 0;
   notifiedChanges = 0;
   totalReads = 0;
@@ -147,6 +152,15 @@ export class GateAccumulator {
     for (let i = 0; i < oracle.checks.length; i++) this.checks[i]! += oracle.checks[i]!;
     for (let i = 0; i < result.faultCounts.length; i++) this.faultCounts[i]! += result.faultCounts[i]!;
     for (let i = 0; i < oracle.edgeHits.length; i++) this.edgeHits[i]! += oracle.edgeHits[i]!;
+    const convergence = oracle.convergence;
+    const freshness = this.freshness;
+    freshness[0]! += convergence.servesJudged;
+    freshness[1]! += convergence.staleServes;
+    freshness[2]! += convergence.servesBeyondBound;
+    freshness[3]! += convergence.staleReceiptsJudged;
+    freshness[4]! += convergence.overRejections;
+    freshness[5]! += convergence.healedJudged;
+    freshness[6]! += convergence.healedFailed;
     this.notificationReads += oracle.notificationReads;
     this.notifiedChanges += oracle.notifiedChanges;
     this.totalReads += oracle.totalReads;
@@ -156,10 +170,10 @@ export class GateAccumulator {
     this.audits += oracle.audits;
     this.rejections += oracle.rejections;
     this.accepts += oracle.accepts;
-    const latencies = oracle.revocation.latenciesMs;
-    for (let i = 0; i < latencies.length; i++) this.revocationHistogram[revocationBucketOf(latencies[i]!)]! += 1;
-    const convergence = oracle.convergenceLatenciesMs;
-    for (let i = 0; i < convergence.length; i++) this.convergenceHistogram[convergenceBucketOf(convergence[i]!)]! += 1;
+    const revocationLatencies = oracle.revocation.latenciesMs;
+    for (let i = 0; i < revocationLatencies.length; i++) this.revocationHistogram[revocationBucketOf(revocationLatencies[i]!)]! += 1;
+    const latencies = convergence.latenciesMs;
+    for (let i = 0; i < latencies.length; i++) this.convergenceHistogram[convergenceBucketOf(latencies[i]!)]! += 1;
     this.crashes += oracle.crashes;
     const catalog = oracle.catalog;
     this.passesCompleted += catalog.passesCompleted;
@@ -199,6 +213,7 @@ export class GateAccumulator {
     addInto(this.checks, other.checks);
     addInto(this.faultCounts, other.faultCounts);
     addInto(this.edgeHits, other.edgeHits);
+    addInto(this.freshness, other.freshness);
     this.notificationReads += other.notificationReads;
     this.notifiedChanges += other.notifiedChanges;
     this.totalReads += other.totalReads;

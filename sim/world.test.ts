@@ -38,22 +38,22 @@ function fingerprint(result: InterleavingResult): unknown {
  */
 const goldenSeed = 42;
 const goldenTraceHashes: Record<string, number> = {
-  'client-crash': 0xa6a51b14,
-  'close-race': 0xba66ba3f,
-  'cursor-cycle': 0xa9076f2b,
-  'duplicate-storm': 0x52aff483,
-  'forged-snapshot-id': 0x5ff47014,
-  'late-content-after-close': 0xdad2ba8c,
-  'lost-unsubscribe-ack': 0x47c8b42b,
-  'multi-page-lost-notifications': 0x0715b0a4,
-  'no-subscribe-capability': 0x28ec4306,
-  'old-session-notification': 0x19e67fdc,
-  'permission-revocation': 0x0c1c3fca,
-  'read-race': 0x22bc5ec0,
-  reconnect: 0xb19145b7,
-  'sdk-swarm': 0x54b825ca,
-  swarm: 0x274386d9,
-  'uri-spelling': 0x80c3d6b3,
+  'client-crash': 0x85ad6c96,
+  'close-race': 0xbd53768f,
+  'cursor-cycle': 0x5685e62e,
+  'duplicate-storm': 0xd2ffaaf2,
+  'forged-snapshot-id': 0x82cc48c9,
+  'late-content-after-close': 0xf1ea0a18,
+  'lost-unsubscribe-ack': 0xca299354,
+  'multi-page-lost-notifications': 0x8cd4dc1a,
+  'no-subscribe-capability': 0x16998232,
+  'old-session-notification': 0x810733d4,
+  'permission-revocation': 0x387fbbe9,
+  'read-race': 0x5b387bb9,
+  reconnect: 0x50dd37e1,
+  'sdk-swarm': 0x1a8e040d,
+  swarm: 0x60305f6e,
+  'uri-spelling': 0xa30ec79d,
 };
 
 describe('world: determinism', () => {
