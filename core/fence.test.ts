@@ -42,6 +42,16 @@ function feed(from: Stepped, inputs: (nowMs: number) => ClientInput[]): Stepped 
   return { state: result.state, effects: result.effects, nowMs };
 }
 
+/** The same state `ms` later (nothing happened meanwhile). */
+function wait(from: Stepped, ms: number): Stepped {
+  return { ...from, effects: [], nowMs: from.nowMs + ms };
+}
+
+/** An updated pulse after the previous leading read's coalescing window has closed: read at once (leading edge). */
+function pulse(from: Stepped): Stepped {
+  return feed(wait(from, testConfig().debounceMs), (nowMs) => [updated(nowMs, session, uri)]);
+}
+
 function fire(from: Stepped, kind: string): Stepped {
   const armed = effectsOf(from.effects, 'TimerArmed').filter((timer) => timer.timer.kind === kind && timer.timer.uri === uri);
   expect(armed.length, `a ${kind} timer was armed`).toBeGreaterThan(0);
@@ -65,8 +75,7 @@ function activeSubscription(accepted: number): Stepped {
   let read = onlyRead(at.effects);
   at = feed(at, (nowMs) => [responded(nowMs, session, read.requestId, contentOutcome(uri, 'initial'))]);
   for (let cycle = 0; cycle < accepted; cycle++) {
-    at = feed(at, (nowMs) => [updated(nowMs, session, uri)]);
-    at = fire(at, 'debounce');
+    at = pulse(at);
     read = onlyRead(at.effects);
     at = feed(at, (nowMs) => [responded(nowMs, session, read.requestId, contentOutcome(uri, `cycle ${cycle}`))]);
   }
@@ -74,13 +83,12 @@ function activeSubscription(accepted: number): Stepped {
   return at;
 }
 
-/** Two reads in flight: A (ordinal n, after a debounced notification) and B (n + 1, hedged after another). */
+/** Two reads in flight: A (ordinal n, a leading-edge read) and B (n + 1, hedged after a pulse outside A's window). */
 function twoReadsInFlight(accepted: number): { at: Stepped; a: { requestId: number; readOrdinal: number }; b: { requestId: number; readOrdinal: number } } {
   let at = activeSubscription(accepted);
-  at = feed(at, (nowMs) => [updated(nowMs, session, uri)]);
-  at = fire(at, 'debounce');
+  at = pulse(at);
   const a = onlyRead(at.effects);
-  at = feed(at, (nowMs) => [updated(nowMs, session, uri)]);
+  at = pulse(at);
   at = fire(at, 'hedge');
   const b = onlyRead(at.effects);
   expect(b.readOrdinal).toBe(a.readOrdinal + 1);
@@ -207,13 +215,14 @@ describe('read races through step (SPEC §3.3)', () => {
     expect(kinds(afterB.effects).filter((kind) => kind.includes('->'))).toEqual(['TOMBSTONE_PENDING->VERSION_ACCEPTED', 'VERSION_ACCEPTED->ACTIVE']);
   });
 
-  it('duplicate updated pulses coalesce: one read per debounce window, one follow-up while a read is in flight', () => {
+  it('duplicate updated pulses coalesce: the first is read at once, the rest of its window joins that read; one follow-up for a pulse while a read is in flight after the window', () => {
     let at = activeSubscription(0);
-    at = feed(at, (nowMs) => [updated(nowMs, session, uri), updated(nowMs + 1, session, uri), updated(nowMs + 2, session, uri)]);
-    expect(readsSent(at.effects)).toEqual([]);
-    at = fire(at, 'debounce');
+    at = feed(wait(at, testConfig().debounceMs), (nowMs) => [updated(nowMs, session, uri), updated(nowMs + 1, session, uri), updated(nowMs + 2, session, uri)]);
     const first = onlyRead(at.effects);
-    at = feed(at, (nowMs) => [updated(nowMs, session, uri), updated(nowMs, session, uri), updated(nowMs, session, uri)]);
+    at = feed(at, (nowMs) => [updated(nowMs, session, uri), updated(nowMs, session, uri)]);
+    expect(readsSent(at.effects)).toEqual([]);
+    expect(effectsOf(at.effects, 'TimerArmed')).toEqual([]);
+    at = pulse(at);
     expect(readsSent(at.effects)).toEqual([]);
     at = answer(at, first.requestId, contentOutcome(uri, 'x'));
     expect(readsSent(at.effects)).toMatchObject([{ reason: 'notification', readOrdinal: first.readOrdinal + 1 }]);

@@ -177,6 +177,9 @@ export function acceptNotFound(d: Draft, requestId: number, request: InflightReq
   const sub = d.mutableSubscription(request.uri);
   sub.lastAcceptedOrdinal = request.readOrdinal;
   d.emit({ type: 'TombstonePending', uri: request.uri, readOrdinal: request.readOrdinal });
+  // The server says it does not exist: nothing cached may be served until newer content is accepted (a
+  // notification moving TOMBSTONE_PENDING on must not make the old content servable again).
+  d.setLease(request.uri, -1);
   if (sub.state !== 'TOMBSTONE_PENDING') move(d, request.uri, 'not_found_accepted');
   // Evidence for the deletion (confirmed only by a later reconciled catalog, see scan.ts).
   const confirmAfter = d.uriState(request.uri).confirmAfterOrdinal;

@@ -405,9 +405,10 @@ function onUpdated(d: Draft, uri: string): void {
   if (tracking.confirmAfterOrdinal >= 0) d.setConfirmAfter(uri, -1);
   switch (sub.state) {
     case 'ACTIVE':
-      openDebounce(d, uri, tracking.inFlight);
+      if (!coalescedIntoLeadingRead(d, uri)) leadingRead(d, uri);
       break;
     case 'READ_PENDING':
+      if (coalescedIntoLeadingRead(d, uri)) break;
       if (!tracking.dirty) {
         d.setReads(uri, tracking.inFlight, true);
         d.armTimer('hedge', uri, d.nowMs + d.config.readHedgeMs);
@@ -430,6 +431,20 @@ function onUpdated(d: Draft, uri: string): void {
       // SUBSCRIBING: the initial read after the ACK covers it.
       break;
   }
+}
+
+/**
+ * Leading edge: the first pulse is read at once (freshest), and the read opens a window of debounceMs
+ * (the 'debounce' timer, never extended) in which further pulses, duplicates spread out by the network,
+ * are coalesced into that read instead of each costing one. A change hidden by the window is still
+ * bounded by reconciliation and lease revalidation (the published staleness bound).
+ */
+function leadingRead(d: Draft, uri: string): void {
+  if (issueRead(d, uri, 'notification') !== null) d.armTimer('debounce', uri, d.nowMs + d.config.debounceMs);
+}
+
+function coalescedIntoLeadingRead(d: Draft, uri: string): boolean {
+  return d.timerDeadline('debounce', uri) > d.nowMs;
 }
 
 function openDebounce(d: Draft, uri: string, inFlight: number): void {

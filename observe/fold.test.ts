@@ -62,8 +62,7 @@ describe('the observation fold, metric by metric', () => {
     const run = new Run();
     run.feed(connected(0, 1));
     subscribed(run, A, 10);
-    run.feed(updated(100, 1, A));
-    run.fire(`debounce:${A}`);
+    run.feed(updated(100, 1, A)); // leading edge: read at once
     const slow = run.request('resources/read', A);
     run.feed(updated(500, 1, A)); // dirty while the read is in flight: hedge armed
     run.fire(`hedge:${A}`);
@@ -74,7 +73,6 @@ describe('the observation fold, metric by metric', () => {
     expect(run.count('reads', { 'fencesim.read.reason': 'notification' })).toBe(2);
 
     run.feed(updated(2_000, 1, A));
-    run.fire(`debounce:${A}`);
     const late = run.request('resources/read', A);
     run.feed(unsubscribeCommanded(2_400, A));
     run.feed(responded(2_500, 1, late, contentOutcome(A, 'v4')));

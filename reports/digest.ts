@@ -4,6 +4,7 @@
  * their recorded replays, the metric rows formatted against their gates, the "sometimes" rows, the totals.
  * Pure functions of the report; no clock, no I/O.
  */
+import { checkerRows } from './checkers.js';
 import { replayCommand, sometimesMinimumInterleavings } from '../sim/gate.js';
 import type { MetricReport, RunSpec } from '../sim/gate.js';
 import { invariantExplanations, livenessInvariants, safetyInvariants, type InvariantName } from '../sim/oracle.js';
@@ -314,6 +315,7 @@ export function totalsRows(report: Report): [string, string][] {
     ['audits', grouped(totals.audits)],
     ['rejections', grouped(totals.rejections)],
     ['virtual time', duration(totals.virtualMs)],
+    ...checkerRows(report.checkers, report.freshness, grouped),
   ];
 }
 

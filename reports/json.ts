@@ -9,7 +9,8 @@ import { observeSectionOf, type ObserveReportSection } from './observe-section.j
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { coverageOf, GateAccumulator, GateOutcome, GateVerdict, MetricReport, MetricThreshold, RunSpec } from '../sim/gate.js';
-import { convergenceBucketMs, revocationBucketMs, thresholds } from '../sim/gate.js';
+import { convergenceBucketMs, freshnessFigures, revocationBucketMs, thresholds } from '../sim/gate.js';
+import { checkersOf, freshnessOf, type ReportChecker } from './checkers.js';
 import { accumulatorSection, type AccumulatorSection } from './accumulator-json.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { sealedReport, type ReportIntegrity } from './integrity.js';
@@ -171,6 +172,10 @@ export interface Report {
   sometimes: Record<string, { fired: number; required: boolean }>;
   totals: ReportTotals;
   distributions: ReportDistributions;
+  /** Per checker (sim/checkers/*): effects checked against its invariants, violations, failing interleavings. */
+  checkers?: Record<string, ReportChecker>;
+  /** Freshness against the client's own promises: serves judged / stale / beyond the published bound, over-rejections, healed-phase judgements. */
+  freshness?: Record<(typeof freshnessFigures)[number], number>;
   failures: ReportFailure[];
   /** The downstream indexer's part of the run (reports/indexer-section.ts); absent when no indexer interleaving ran. */
   indexer?: IndexerReportSection;
@@ -222,6 +227,8 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
       convergenceMs: histogramOf(accumulator.convergenceHistogram, convergenceBucketMs),
       revocationMs: histogramOf(accumulator.revocationHistogram, revocationBucketMs),
     },
+    checkers: checkersOf(accumulator),
+    freshness: freshnessOf(accumulator),
     failures,
     ...indexerOf(accumulator),
     ...observabilityOf(accumulator),

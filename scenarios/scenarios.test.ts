@@ -187,6 +187,9 @@ describe('transition coverage', () => {
   const notYetReachable: string[] = [
     // Crash recovery from a ledger written mid-accept: `step` always settles an accept, so no ledger it
     // writes holds VERSION_ACCEPTED; the edge exists for ledgers written otherwise (core/recovery.ts).
+    // The leading-edge debounce reads the first pulse in ACTIVE at once (core/reducer.ts leadingRead), so
+    // UPDATE_SEEN is entered only from TOMBSTONE_PENDING; the edge stays in the specified table (SPEC §3.2).
+    'ACTIVE --update_seen--> UPDATE_SEEN',
     'VERSION_ACCEPTED --session_lost--> RECONCILIATION_REQUIRED',
   ];
 

@@ -15,11 +15,16 @@ export const plainResources: ResourceSpec[] = [
   { uri: 'test://static/resource/2', mimeType: 'text/plain' },
 ];
 
-/** `a%2Fb` and `a/b` are different resources (reserved characters stay encoded). */
+/**
+ * Near-misses that are NOT equivalent: `a%2Fb` and `a/b` (reserved characters stay encoded), `a/b` and
+ * `a/B` (path case is significant); an https URI, so its default port is spelled too (sim/actors/spelling.ts).
+ */
 export const confusableResources: ResourceSpec[] = [
   { uri: 'demo://resource/docs/a%2Fb', mimeType: 'text/plain' },
   { uri: 'demo://resource/docs/a/b', mimeType: 'text/plain' },
   { uri: 'demo://resource/docs/~notes', mimeType: 'text/plain' },
+  { uri: 'demo://resource/docs/a/B', mimeType: 'text/plain' },
+  { uri: 'https://example.com/docs/a%2Fb', mimeType: 'text/plain' },
 ];
 
 /** A larger catalogue, so listings span several pages. */

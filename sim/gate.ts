@@ -7,7 +7,7 @@ import { edgeName, transitionTable } from '../core/transitions.js';
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from './scenario.js';
 import { faultNames, type FaultName } from './faults.js';
-import { allInvariants, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
+import { allInvariants, failingLivenessInvariants, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName } from './oracle.js';
 import { deriveSeed } from './prng.js';
 import { runInterleaving, type InterleavingResult } from './world.js';
 import { evidenceReasons, exitCodeOf, gateOutcomeOf, runOutcomeIndex, runOutcomes, type GateOutcome, type VerdictEvidence } from './verdict.js';
@@ -102,6 +102,9 @@ export function replayCommand(seed: number, scenario: string, client: string, tr
   return `npx fencesim replay --seed ${seed} --scenario ${scenario} --client ${client}${transport === 'pure' ? '' : ` --transport ${transport}`}`;
 }
 
+/** Freshness figures summed over interleavings (sim/checkers/convergence.ts), in `GateAccumulator.freshness` order. */
+export const freshnessFigures = ['servesJudged', 'staleServes', 'servesBeyondBound', 'staleReceiptsJudged', 'overRejections', 'healedJudged', 'healedFailed'] as const;
+
 export class GateAccumulator {
   interleavings = 0;
   events = 0;
@@ -114,6 +117,8 @@ export class GateAccumulator {
   readonly edgeHits = new Float64Array(transitionTable.length);
   /** Interleavings by tag, in `runOutcomes` order (this accumulator only holds finished runs: passed, safety, liveness). */
   readonly outcomes = new Float64Array(runOutcomes.length);
+  /** See `freshnessFigures`. */
+  readonly freshness = new Float64Array(freshnessFigures.length);
   notificationReads = 0;
   notifiedChanges = 0;
   totalReads = 0;
@@ -163,6 +168,15 @@ export class GateAccumulator {
     for (let i = 0; i < oracle.checks.length; i++) this.checks[i]! += oracle.checks[i]!;
     for (let i = 0; i < result.faultCounts.length; i++) this.faultCounts[i]! += result.faultCounts[i]!;
     for (let i = 0; i < oracle.edgeHits.length; i++) this.edgeHits[i]! += oracle.edgeHits[i]!;
+    const convergence = oracle.convergence;
+    const freshness = this.freshness;
+    freshness[0]! += convergence.servesJudged;
+    freshness[1]! += convergence.staleServes;
+    freshness[2]! += convergence.servesBeyondBound;
+    freshness[3]! += convergence.staleReceiptsJudged;
+    freshness[4]! += convergence.overRejections;
+    freshness[5]! += convergence.healedJudged;
+    freshness[6]! += convergence.healedFailed;
     this.notificationReads += oracle.notificationReads;
     this.notifiedChanges += oracle.notifiedChanges;
     this.totalReads += oracle.totalReads;
@@ -172,10 +186,10 @@ export class GateAccumulator {
     this.audits += oracle.audits;
     this.rejections += oracle.rejections;
     this.accepts += oracle.accepts;
-    const latencies = oracle.revocation.latenciesMs;
-    for (let i = 0; i < latencies.length; i++) this.revocationHistogram[revocationBucketOf(latencies[i]!)]! += 1;
-    const convergence = oracle.convergenceLatenciesMs;
-    for (let i = 0; i < convergence.length; i++) this.convergenceHistogram[convergenceBucketOf(convergence[i]!)]! += 1;
+    const revocationLatencies = oracle.revocation.latenciesMs;
+    for (let i = 0; i < revocationLatencies.length; i++) this.revocationHistogram[revocationBucketOf(revocationLatencies[i]!)]! += 1;
+    const latencies = convergence.latenciesMs;
+    for (let i = 0; i < latencies.length; i++) this.convergenceHistogram[convergenceBucketOf(latencies[i]!)]! += 1;
     this.crashes += oracle.crashes;
     const catalog = oracle.catalog;
     this.passesCompleted += catalog.passesCompleted;
@@ -216,6 +230,7 @@ export class GateAccumulator {
     addInto(this.faultCounts, other.faultCounts);
     addInto(this.edgeHits, other.edgeHits);
     addInto(this.outcomes, other.outcomes);
+    addInto(this.freshness, other.freshness);
     this.notificationReads += other.notificationReads;
     this.notifiedChanges += other.notifiedChanges;
     this.totalReads += other.totalReads;
@@ -337,6 +352,11 @@ export function verdictOf(accumulator: GateAccumulator, scenario: Scenario, evid
   livenessInvariants.forEach((name, offset) => {
     liveness[name] = accumulator.failingInterleavings[safetyInvariants.length + offset]!;
   });
+  // A liveness failure of the healed phase fails its interleaving like a safety violation (sim/invariants.ts).
+  for (const name of failingLivenessInvariants) {
+    const index = invariantIndex[name];
+    if (accumulator.failingInterleavings[index]! > 0) reasons.push(`${name}: ${accumulator.violationCounts[index]} violations in ${accumulator.failingInterleavings[index]} interleavings`);
+  }
   const metrics: Record<string, MetricReport> = {
     read_amplification: metric('read_amplification', accumulator.notificationReads, accumulator.notifiedChanges, 0),
     convergence_60s: metric('convergence_60s', accumulator.changesConverged, accumulator.changesTracked, 1),

@@ -12,12 +12,18 @@ export const safetyInvariants = [
   'untraced_derived_entry',
   'uri_confusion',
   'fence_lost_after_crash',
+  'served_outside_lease',
+  'served_not_found',
   // 2026-07-28 (sim/checkers/era2026-*.ts)
   'phantom_watch',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
-export const livenessInvariants = ['convergence_60s'] as const;
+/**
+ * Liveness invariants. `healed_convergence` fails the interleaving (and so the gate) like a safety
+ * violation; `convergence_60s` is judged as a ratio over all changes (the metric of the same name).
+ */
+export const livenessInvariants = ['convergence_60s', 'healed_convergence'] as const;
 export type LivenessInvariant = (typeof livenessInvariants)[number];
 export type InvariantName = SafetyInvariant | LivenessInvariant;
 
@@ -33,8 +39,28 @@ export const invariantExplanations: Record<InvariantName, string> = {
   untraced_derived_entry: 'a derived index entry of revoked content was left without an invalidation',
   uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',
   fence_lost_after_crash: 'after a crash the client accepted a pre-crash read, or a watermark went backwards',
+  served_outside_lease: 'the client served cached content after the authorization lease of its last accepted read had ended',
+  served_not_found: 'the client served cached content after the server answered a newer read of it with not-found',
   phantom_watch: '2026-07-28: the client claimed a URI watched without a live listen acknowledged with it on the current connection',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
+  healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
+};
+
+/** Liveness invariants whose violation fails the interleaving, as a safety violation does. */
+export const failingLivenessInvariants: readonly LivenessInvariant[] = ['healed_convergence'];
+
+/** Which checker (sim/checkers/*) judges which invariants: reports show checked / violated per checker. */
+export const checkerFamilies: Record<string, readonly InvariantName[]> = {
+  versions: ['version_regression', 'late_tombstone'],
+  close: ['accept_when_not_active', 'post_close_outbox'],
+  sessions: ['old_session_effect'],
+  uris: ['uri_confusion'],
+  convergence: ['convergence_60s', 'healed_convergence'],
+  catalog: ['unreconciled_catalog', 'unproven_completeness'],
+  revocation: ['served_after_revocation', 'untraced_derived_entry'],
+  serving: ['served_outside_lease', 'served_not_found'],
+  crash: ['fence_lost_after_crash'],
+  listen: ['phantom_watch'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

@@ -127,10 +127,17 @@ describe('oracle: uri_confusion', () => {
     expect(oracle.violations[0]!.detail).toContain('never served');
   });
 
-  it('an equivalent spelling of the right URI is not confusion', () => {
+  it('an equivalent spelling the server made is not confusion', () => {
+    oracle.observe({ kind: 'spelled', spelling: 'TEST://static/resource/%31', resource: A });
+    oracle.observe({ kind: 'spelled', spelling: 'demo://resource/docs/a%2fb', resource: ENCODED });
     oracle.judge([accepted('TEST://static/resource/%31', contentFor(uriA, 2))], response(A, 2, 1_000, 990));
     oracle.judge([accepted('demo://resource/docs/a%2fb', contentFor(slashEncoded, 2))], response(ENCODED, 2, 1_100, 990));
     expect(fired(oracle)).toEqual({});
+  });
+
+  it('a spelling the server never made names no resource: the truth does not borrow the client canonicaliser', () => {
+    oracle.judge([accepted('TEST://static/resource/%31', contentFor(uriA, 2))], response(A, 2, 1_000, 990));
+    expect(fired(oracle)).toEqual({ uri_confusion: 1 });
   });
 });
 

@@ -3,7 +3,6 @@
  * truth version counter per URI that increases across delete and re-create, and per-session subscription
  * sets. A restart loses every session; resources persist. Listing lives in listing.ts.
  */
-import { canonicalizeUri } from '../../core/uri.js';
 import type { ResponseOutcome } from '../../core/types.js';
 import type { ResourceSpec } from '../plan.js';
 
@@ -74,13 +73,18 @@ export class ServerModel {
     this.sortedOrder = Int32Array.from(order);
   }
 
-  /** Resource index for a request URI: servers validate URIs and compare them canonically. */
+  /**
+   * Resource index for a request URI: its own spelling or one it made (`alias`; actors/spelling.ts), so the
+   * server compares spellings by what it knows, never with the client's canonicaliser.
+   */
   lookup(uri: unknown): number {
     if (typeof uri !== 'string') return -1;
-    const direct = this.indexByUri.get(uri);
-    if (direct !== undefined) return direct;
-    const canonical = canonicalizeUri(uri);
-    return canonical.ok ? (this.indexByUri.get(canonical.uri) ?? -1) : -1;
+    return this.indexByUri.get(uri) ?? -1;
+  }
+
+  /** The server spelled `resource` as `spelling` (an equivalent spelling it made). */
+  alias(spelling: string, resource: number): void {
+    this.indexByUri.set(spelling, resource);
   }
 
   openSession(generation: number, nowMs: number): ServerSession {
@@ -183,18 +187,4 @@ export function parseContent(text: unknown): { uri: string; version: number } | 
     version = version * 10 + digit;
   }
   return { uri: text.slice(0, marker), version };
-}
-
-/** An equivalent spelling of a canonical URI (upper-case scheme, or an unreserved letter percent-encoded). */
-export function respell(uri: string, variant: number): string {
-  const colon = uri.indexOf(':');
-  if (variant % 2 === 0 && colon > 0) return uri.slice(0, colon).toUpperCase() + uri.slice(colon);
-  const slash = uri.lastIndexOf('/');
-  for (let index = slash + 1; index < uri.length; index++) {
-    const code = uri.charCodeAt(index);
-    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90)) {
-      return uri.slice(0, index) + '%' + code.toString(16).toUpperCase() + uri.slice(index + 1);
-    }
-  }
-  return colon > 0 ? uri.slice(0, colon).toUpperCase() + uri.slice(colon) : uri;
 }

@@ -168,8 +168,27 @@ function sendNotification(world: WorldHost, session: ServerSession, resource: nu
 
 // -- the mutation process ---------------------------------------------------------------------------
 
-export function mutate(world: WorldHost, resource: number): void {
+/** The payload of the last write of the fault phase (see `finalWrite`). */
+export const finalWritePayload = 'final write';
+
+/**
+ * The fault phase ends with one last write to every resource, 1 ms before the heal (re-creating deleted
+ * ones): its notification is subject to the plan's faults like any other, so the healed phase always has a
+ * change to converge to, and a client that relies on the lost notification's reconciliation is judged.
+ */
+export function scheduleFinalWrites(world: WorldHost): void {
+  const count = world.server.uris.length;
+  for (let resource = 0; resource < count; resource++) world.schedule(world.plan.workload.faultPhaseMs - 1, Kind.Mutation, causeWorkload, resource, finalWritePayload);
+}
+
+export function mutate(world: WorldHost, resource: number, payload: unknown = null): void {
   if (world.healing) return;
+  if (payload === finalWritePayload) {
+    const recreated = world.server.exists[resource] === 0;
+    world.server.write(resource);
+    afterChange(world, resource, recreated);
+    return;
+  }
   const workload = world.plan.workload;
   const server = world.server;
   const chooser = world.chooser;

@@ -7,7 +7,7 @@
 import { causeConnection, causeWorkload } from '../oracle.js';
 import { subjects } from './server.js';
 import { scheduleNext } from './recurring.js';
-import { scheduleMutation } from './serving.js';
+import { scheduleFinalWrites, scheduleMutation } from './serving.js';
 import { Kind } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 
@@ -29,6 +29,7 @@ export function startWorkload(world: WorldHost): void {
   if (workload.discoverIntervalMsMax > 0) world.schedule(1 + count, Kind.Discover, causeWorkload, 0, null);
   if (workload.taskIntervalMsMax > 0) scheduleTask(world);
   world.schedule(world.plan.network.faultTickMs, Kind.FaultTick, causeWorkload, 0, null);
+  scheduleFinalWrites(world);
   world.schedule(workload.faultPhaseMs, Kind.Heal, causeWorkload, 0, null);
 }
 
@@ -38,7 +39,7 @@ export function command(world: WorldHost, payload: CommandPayload): void {
   if (payload.type === 'SubscribeCommanded') {
     if (world.wanted[resource] === 1) return;
     world.wanted[resource] = 1;
-    world.observe({ kind: 'subscribed', resource });
+    world.observe({ kind: 'subscribed', resource, timeMs: world.nowMs });
     world.client.command({ type: 'SubscribeCommanded', nowMs: world.nowMs, jitter: 0, uri, subject: subjects[world.subjectOf[resource]!] }, causeWorkload);
     return;
   }

@@ -222,7 +222,8 @@ describe('oracle: served_after_revocation', () => {
     expect(fired(oracle)).toEqual({});
   });
 
-  it('an equivalent spelling of the URI is the same resource', () => {
+  it('an equivalent spelling the server made of the URI is the same resource', () => {
+    oracle.observe({ kind: 'spelled', spelling: 'TEST://static/resource/%31', resource: A });
     oracle.onRevoked(A, BOB, 1_000);
     oracle.revocation.onLearned(A, BOB, 1_100);
     oracle.judge([{ type: 'ContentServed', uri: 'TEST://static/resource/%31', subject: 'bob', digest: 'd' }], at(1_200));

@@ -12,7 +12,7 @@ const checkedBy: Partial<Record<ClientEffect['type'], readonly InvariantName[]>>
   TombstonePending: ['uri_confusion', 'late_tombstone', 'accept_when_not_active', 'version_regression', 'fence_lost_after_crash'],
   TombstoneConfirmed: ['late_tombstone'],
   DerivedEntryWritten: ['untraced_derived_entry'],
-  ContentServed: ['served_after_revocation'],
+  ContentServed: ['served_after_revocation', 'served_outside_lease', 'served_not_found'],
   PurgeDone: ['untraced_derived_entry'],
   CatalogPublished: ['unreconciled_catalog'],
   CompletenessTaskDecided: ['unproven_completeness'],

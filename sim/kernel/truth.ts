@@ -12,7 +12,7 @@ export type TruthEvent =
   /** The truth changed (edit, delete or re-create); `exists` after the change. */
   | { kind: 'changed'; resource: number; version: number; timeMs: number; exists: boolean }
   /** The application subscribed / unsubscribed the resource (convergence and close fences are about these). */
-  | { kind: 'subscribed'; resource: number }
+  | { kind: 'subscribed'; resource: number; timeMs: number }
   | { kind: 'unsubscribed'; resource: number; timeMs: number }
   /** An update notification reached the client, on the current session or an ended one. */
   | { kind: 'notified'; resource: number; version: number; current: boolean }
@@ -26,4 +26,8 @@ export type TruthEvent =
   /** 2026-07-28: connection `generation` speaks that era; an ack holding `resource` reached the client; a listen ended. */
   | { kind: 'era2026'; generation: number }
   | { kind: 'listen-acked'; generation: number; listenId: number; resource: number }
-  | { kind: 'listen-ended'; listenId: number };
+  | { kind: 'listen-ended'; listenId: number }
+  /** The quiet, healed phase began: no more faults, mutations or workload churn (convergence is judged). */
+  | { kind: 'healed'; timeMs: number }
+  /** The server made `spelling` as an equivalent spelling of the resource (actors/spelling.ts). */
+  | { kind: 'spelled'; spelling: string; resource: number };

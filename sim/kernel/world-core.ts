@@ -16,7 +16,8 @@ import { Lister } from '../actors/listing.js';
 import { Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
 import { outcomeOf } from '../verdict.js';
-import { respell, ServerModel, subjects, type ServerSession } from '../actors/server.js';
+import { ServerModel, subjects, type ServerSession } from '../actors/server.js';
+import { spellingOf, spellingVariants } from '../actors/spelling.js';
 import { mutate, mutateBetweenPages } from '../actors/serving.js';
 import { Timeline } from '../timeline.js';
 import { connect, faultTick } from '../actors/sessions.js';
@@ -100,7 +101,11 @@ export abstract class WorldCore implements WorldHost {
 
   spell(uri: string): string {
     if (!this.fires('uri-spelling', 'respell?')) return uri;
-    return respell(uri, this.chooser.draw('network', 'respelling', 2));
+    const spelling = spellingOf(uri, this.chooser.draw('network', 'respelling', spellingVariants));
+    const resource = this.server.lookup(uri);
+    this.server.alias(spelling, resource);
+    this.observe({ kind: 'spelled', spelling, resource });
+    return spelling;
   }
 
   /** Client-to-server arrival time on `session` (FIFO), recorded as the session's latest. */
@@ -125,13 +130,14 @@ export abstract class WorldCore implements WorldHost {
     const host: WorldHost = this;
     switch (kind) {
       case Kind.Mutation:
-        mutate(host, a);
+        mutate(host, a, payload);
         return;
       case Kind.Command:
         command(host, payload as CommandPayload);
         return;
       case Kind.Heal:
         this.healing = true;
+        this.observe({ kind: 'healed', timeMs: this.nowMs });
         this.timeline?.note(this.nowMs, 'heal phase: faults, mutations and workload commands stop');
         return;
       case Kind.CloseTick:
