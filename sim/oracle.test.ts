@@ -218,6 +218,19 @@ describe('oracle: late_tombstone', () => {
     expect(fired(oracle)).toEqual({ late_tombstone: 1, accept_when_not_active: 1 });
   });
 
+  it('within one millisecond, order decides: a read stamped after an unsubscribe and a re-subscribe is not after close', () => {
+    const before = oracle.stamp(1_000);
+    oracle.onUnsubscribeCommand(A, 1_000);
+    oracle.onSubscribeCommand(A, 1_000);
+    const after = oracle.stamp(1_000);
+    expect(Math.floor(before)).toBe(1_000);
+    expect(Math.floor(after)).toBe(1_000);
+    oracle.judge([tombstone(uriA)], notFound(A, 3, 1_020, after));
+    expect(fired(oracle)).toEqual({});
+    oracle.judge([tombstone(uriA)], notFound(A, 3, 1_030, before));
+    expect(fired(oracle)).toEqual({ late_tombstone: 1, accept_when_not_active: 1 });
+  });
+
   it('a tombstone from a read of an ended session is not active', () => {
     oracle.judge([tombstone(uriA)], notFound(A, 3, 1_100, 900));
     expect(fired(oracle)).toEqual({});

@@ -65,6 +65,24 @@ export class Oracle {
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   private readonly content: ContentRegistry;
 
+  private stampMs = -1;
+  private stampsInMs = 0;
+
+  /**
+   * A time that also orders events within one virtual millisecond: `timeMs` plus a fraction that grows with
+   * every stamp in that millisecond (exact in binary). Request send times and the start of a close or a
+   * crash are stamped, so a read sent in the same millisecond after an unsubscribe and a re-subscribe is
+   * not mistaken for one sent before the close.
+   */
+  stamp(timeMs: number): number {
+    if (timeMs !== this.stampMs) {
+      this.stampMs = timeMs;
+      this.stampsInMs = 0;
+    }
+    this.stampsInMs++;
+    return timeMs + this.stampsInMs / 1_048_576;
+  }
+
   constructor(uris: readonly string[], edgeCount: number) {
     this.uris = uris;
     this.edgeHits = new Int32Array(edgeCount);
@@ -179,7 +197,7 @@ export class Oracle {
   }
 
   onUnsubscribeCommand(resource: number, timeMs: number): void {
-    this.close.onUnsubscribed(resource, timeMs);
+    this.close.onUnsubscribed(resource, this.stamp(timeMs));
     this.convergence.onUnsubscribed(resource);
   }
 
@@ -201,7 +219,7 @@ export class Oracle {
 
   /** The client crashed and restarted at `timeMs`. */
   onCrash(timeMs: number): void {
-    this.crash.onCrash(timeMs);
+    this.crash.onCrash(this.stamp(timeMs));
   }
 
   violate(invariant: InvariantName, timeMs: number, uri: string, detail: string): void {

@@ -39,13 +39,13 @@ export class CrashChecker {
     if (resource < 0) return;
     if (this.lastCrashMs >= 0) {
       if (requestSentAtMs >= 0 && requestSentAtMs <= this.lastCrashMs) {
-        this.sink.violate('fence_lost_after_crash', timeMs, uri, `accepted a response to a read sent at ${requestSentAtMs} ms, before the client crashed at ${this.lastCrashMs} ms`);
+        this.sink.violate('fence_lost_after_crash', timeMs, uri, `accepted a response to a read sent at ${Math.floor(requestSentAtMs)} ms, before the client crashed at ${Math.floor(this.lastCrashMs)} ms`);
       } else if (readOrdinal <= this.acceptedOrdinalAtCrash[resource]!) {
         this.sink.violate(
           'fence_lost_after_crash',
           timeMs,
           uri,
-          `accepted read ordinal ${readOrdinal} after the crash at ${this.lastCrashMs} ms, not above ordinal ${this.acceptedOrdinalAtCrash[resource]} accepted before it (watermark went backwards)`,
+          `accepted read ordinal ${readOrdinal} after the crash at ${Math.floor(this.lastCrashMs)} ms, not above ordinal ${this.acceptedOrdinalAtCrash[resource]} accepted before it (watermark went backwards)`,
         );
       }
     }

@@ -83,7 +83,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const session = world.session;
     if (session === null || !session.alive) return; // no connection: the send fails
     const arrival = world.clientToServerTime(session);
-    const request: RequestMessage = { requestId: effect.requestId, method: effect.method, uri: effect.uri, subject: effect.subject, cursor: effect.cursor, sentAtMs: world.nowMs };
+    const request: RequestMessage = { requestId: effect.requestId, method: effect.method, uri: effect.uri, subject: effect.subject, cursor: effect.cursor, sentAtMs: world.oracle.stamp(world.nowMs) };
     world.enqueue(arrival, Kind.ServerRequest, cause, session.generation, effect.requestId, request);
   }
 
@@ -92,7 +92,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const world = this.world;
     const session = world.session;
     if (session === null || !session.alive || session.generation !== effect.sessionGeneration) return;
-    const request: RequestMessage = { requestId: effect.requestId, method: 'notifications/cancelled', uri: effect.uri, subject: undefined, cursor: undefined, sentAtMs: world.nowMs };
+    const request: RequestMessage = { requestId: effect.requestId, method: 'notifications/cancelled', uri: effect.uri, subject: undefined, cursor: undefined, sentAtMs: world.oracle.stamp(world.nowMs) };
     world.enqueue(world.clientToServerTime(session), Kind.ServerRequest, cause, session.generation, effect.requestId, request);
   }
 

@@ -88,7 +88,7 @@ export class BlackBoxObserver {
     const uri = typeof params?.uri === 'string' ? params.uri : '';
     const resource = method === 'resources/read' ? this.uris.indexOf(uri) : -1;
     const ordinal = resource >= 0 ? ++this.readsSent[resource]! : 0;
-    this.requests.set(`${generation}:${id}`, { method, ordinal, cause: this.cause, sentAtMs: this.world.nowMs, response: null });
+    this.requests.set(`${generation}:${id}`, { method, ordinal, cause: this.cause, sentAtMs: this.world.oracle.stamp(this.world.nowMs), response: null });
     if (!resourceMethods.has(method)) return;
     const effect: ClientEffect = { type: 'RequestSent', requestId: this.nextRequestId++, sessionGeneration: generation, method: method as 'resources/read', uri };
     this.judge([effect], () => `client → ${method}${uri === '' ? '' : ` ${uri}`} (session ${generation})${extraParams(params)}`);

@@ -115,7 +115,7 @@ export class StepJudge implements EffectPort {
   }
 
   request(effect: RequestEffect, cause: number): void {
-    this.requests.set(effect.requestId, { cause, sentAtMs: this.nowMs, response: null });
+    this.requests.set(effect.requestId, { cause, sentAtMs: this.oracle.stamp(this.nowMs), response: null });
   }
 
   timer(effect: TimerEffect, cause: number): void {
