@@ -24,8 +24,8 @@ describe('docs/own-client.md', () => {
     expect(run.timeline!.some((line) => line.includes(`!! ${failure.invariant}`))).toBe(true);
   });
 
-  it('is right that the CLI cannot replay a client it does not know', async () => {
-    expect(doc).toContain('`--client mine` is refused');
+  it('is right that the CLI takes a client by module path, and refuses a name it does not know', async () => {
+    expect(doc).toContain('`npx fencesim gate --client ./my-reducer.mjs`');
     const run = await runCli(['replay', '--seed', '1', '--scenario', 'read-race', '--client', 'mine']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--client: unknown client "mine"');

@@ -16,7 +16,7 @@
 import type { ClientEffect } from '../../../core/types.js';
 import type { NotificationMessage, ResponseMessage } from '../../../sim/kernel/events.js';
 import { causeConnection, causeNotification, causeOldNotification, type Oracle } from '../../../sim/oracle.js';
-import { violationMarker, type Timeline } from '../../../sim/timeline.js';
+import type { Timeline } from '../../../sim/timeline.js';
 import { fillStepTruth, learnFromResponse, newStepTruth } from '../../../sim/kernel/step-truth.js';
 import { parseContent, subjects } from '../../../sim/actors/server.js';
 
@@ -210,8 +210,8 @@ export class BlackBoxObserver {
     const timeline = world.timeline;
     if (timeline === null) return;
     timeline.note(world.nowMs, what());
-    const line = timeline.lines.length - 1;
-    for (let index = violationsBefore; index < oracle.violations.length; index++) timeline.lines[line] += `   ${violationMarker} ${oracle.violations[index]!.invariant}`;
+    const entry = timeline.entries[timeline.entries.length - 1]!;
+    for (let index = violationsBefore; index < oracle.violations.length; index++) entry.invariants.push(oracle.violations[index]!.invariant);
     timeline.effects(world.nowMs, [], oracle, violationsBefore);
   }
 }
