@@ -94,7 +94,7 @@ describe('2026-07-28 listen', () => {
       expect(effectsOf(run.last, 'AuditWritten')[0]!.kind).toBe('LISTEN_MISMATCH');
     }
     run.feed(tagged(200, 1, uriA, listenId));
-    expect(effectsOf(run.last, 'Transitioned').map((t) => t.event)).toEqual(['update_seen']);
+    expect(effectsOf(run.last, 'Transitioned').map((t) => t.event)).toEqual(['read_issued']); // the leading-edge read of the first pulse
   });
 
   it('an ack that leaves the URI out cancels the listen and polls', () => {
