@@ -48,9 +48,9 @@ describe('examples/fixed-kb and FencedResourceCache pass', () => {
       expect(verdict.reasons).toEqual([]);
     }, 120_000);
   }
-  // Not yet close-race, client-crash, reconnect, permission-revocation: the cache serves the pre-deletion
-  // version again while its tombstone check is in flight (examples/fenced-cache/README.md), a core fix.
-  for (const scenario of ['read-race', 'uri-spelling']) {
+  // close-race, client-crash, reconnect and permission-revocation failed on version_regression until the core
+  // ended the serving lease on a not-found (core/fence.ts; examples/fenced-cache/README.md).
+  for (const scenario of ['read-race', 'uri-spelling', 'close-race', 'client-crash', 'reconnect', 'permission-revocation']) {
     it(`cacheModule() (FencedResourceCache over the reference core) on ${scenario}`, async () => {
       const { verdict } = await gate(cacheModule(), scenario, 10);
       expect(verdict.reasons).toEqual([]);
