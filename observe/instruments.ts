@@ -25,7 +25,7 @@ export interface InstrumentSpec {
 
 export const uriLabelAttribute = 'fencesim.uri.label';
 
-export const readReasons = ['initial', 'notification', 'reconcile', 'tombstone_check', 'poll', 'reappeared', 'authorization'] as const;
+export const readReasons = ['initial', 'notification', 'reconcile', 'tombstone_check', 'poll', 'reappeared', 'authorization', 'ttl'] as const;
 export const notificationKinds = ['updated', 'list_changed', 'other'] as const;
 export const notificationFates = ['acted_on', 'coalesced', 'audited_old_session', 'audited_unsubscribed', 'rejected'] as const;
 export const fenceDecisions = ['accepted', 'not_found', 'stale', 'after_close'] as const;
@@ -63,7 +63,7 @@ export const instruments = {
     'fencesim.notification.kind': notificationKinds,
     'fencesim.notification.fate': notificationFates,
   }),
-  reads: counter('fencesim.cache.reads', '{request}', 'resources/read requests sent, by why (authorization: the lease revalidation read)', { 'fencesim.read.reason': readReasons }, true),
+  reads: counter('fencesim.cache.reads', '{request}', 'resources/read requests sent, by why (authorization: the lease revalidation read; ttl: 2026-07-28, a serve found the entry past its `ttlMs`)', { 'fencesim.read.reason': readReasons }, true),
   fenceDecisions: counter('fencesim.cache.fence.decisions', '{response}', 'Read responses judged by the ordinal and close fences', {
     'fencesim.fence.decision': fenceDecisions,
     'fencesim.stale.reason': staleReasons,
