@@ -16,7 +16,6 @@ import { Chooser, type Decision } from '../../../sim/chooser.js';
 import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../../sim/kernel/events.js';
 import { causeConnection, causeWorkload } from '../../../sim/oracle.js';
 import type { InterleavingPlan } from '../../../sim/plan.js';
-import { serveRequest } from '../../../sim/actors/serving.js';
 import { subjects } from '../../../sim/actors/server.js';
 import { connect } from '../../../sim/actors/sessions.js';
 import { startWorkload } from '../../../sim/actors/workload.js';
@@ -24,6 +23,7 @@ import type { InterleavingResult } from '../../../sim/kernel/interleaving.js';
 import type { TruthEvent } from '../../../sim/kernel/truth.js';
 import { mix } from '../../../sim/kernel/step-truth.js';
 import { WorldCore } from '../../../sim/kernel/world-core.js';
+import { ResponseCapture } from '../sim/response-capture.js';
 import { deriveSeed, stringHash } from '../../../sim/prng.js';
 import { VirtualClock } from '../transport/clock.js';
 import { subjectMetaKey } from '../sim/sdk-sim-driver.js';
@@ -57,7 +57,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
   private readonly links: Array<SimLink | undefined> = [];
   private readonly processOf: number[] = [];
   private readonly resourceIndex = new Map<string, number>();
-  private captured: { timeMs: number; message: ResponseMessage } | null = null;
+  private readonly responses = new ResponseCapture('module world');
   private failure: unknown = null;
 
   constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ModuleClient, trace: boolean) {
@@ -112,8 +112,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
 
   toClient(timeMs: number, _cause: number, generation: number, message: ResponseMessage | NotificationMessage): void {
     if (message.kind === 'response') {
-      if (this.captured !== null) throw new Error(`module world: two responses to one request (#${message.requestId})`);
-      this.captured = { timeMs, message };
+      this.responses.capture(timeMs, message);
       return;
     }
     const link = this.links[generation];
@@ -180,16 +179,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
       cursor: typeof params.cursor === 'string' ? params.cursor : undefined,
       sentAtMs: record?.sentAtMs ?? this.nowMs,
     };
-    this.captured = null;
-    serveRequest(this, link.generation, record?.cause ?? causeConnection, request);
-    const captured = this.captured as { timeMs: number; message: ResponseMessage } | null;
-    this.captured = null;
-    if (captured === null) return { outcome: { type: 'result', result: {} }, plan: null };
-    if (record !== undefined) record.response = captured.message;
-    const outcome = captured.message.outcome;
-    const plan = { deliverAtMs: captured.timeMs };
-    if (outcome.type === 'result') return { outcome: { type: 'result', result: outcome.result }, plan };
-    return { outcome: { type: 'error', code: outcome.code as number, message: String(outcome.message), data: outcome.data }, plan };
+    return this.responses.serve(this, link.generation, record?.cause ?? causeConnection, request, record);
   }
 
   route(link: SimLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): number {

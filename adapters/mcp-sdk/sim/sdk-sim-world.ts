@@ -28,12 +28,12 @@ import { Chooser, type Decision } from '../../../sim/chooser.js';
 import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../../sim/kernel/events.js';
 import { causeWorkload } from '../../../sim/oracle.js';
 import type { InterleavingPlan } from '../../../sim/plan.js';
-import { serveRequest } from '../../../sim/actors/serving.js';
 import { connect } from '../../../sim/actors/sessions.js';
 import { startWorkload } from '../../../sim/actors/workload.js';
 import type { InterleavingResult } from '../../../sim/kernel/interleaving.js';
 import { mix } from '../../../sim/kernel/step-truth.js';
 import { WorldCore } from '../../../sim/kernel/world-core.js';
+import { ResponseCapture } from './response-capture.js';
 import { VirtualClock } from '../transport/clock.js';
 import { CacheDriver, requestIdMetaKey, subjectMetaKey, type CacheWorld } from './sdk-sim-driver.js';
 import { SimLink, type ServedAnswer, type SimLinkHost, type SimRequestMethod } from './sdk-sim-link.js';
@@ -64,7 +64,7 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
 
   /** By session generation (index 0 unused). */
   private readonly links: Array<SimLink | undefined> = [];
-  private captured: { timeMs: number; message: ResponseMessage } | null = null;
+  private readonly responses = new ResponseCapture('SDK world');
   /** A programmer error seen inside an SDK callback (which would otherwise swallow it). */
   private failure: unknown = null;
 
@@ -104,8 +104,7 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
   /** A response (captured for the SDK handler that is serving it) or a notification (sent by the SDK Server). */
   toClient(timeMs: number, _cause: number, generation: number, message: ResponseMessage | NotificationMessage): void {
     if (message.kind === 'response') {
-      if (this.captured !== null) throw new Error(`SDK world: two responses to one request (#${message.requestId})`);
-      this.captured = { timeMs, message };
+      this.responses.capture(timeMs, message);
       return;
     }
     const link = this.links[generation];
@@ -152,16 +151,7 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
       cursor: typeof params.cursor === 'string' ? params.cursor : undefined,
       sentAtMs: record?.sentAtMs ?? this.nowMs,
     };
-    this.captured = null;
-    serveRequest(this, link.generation, record?.cause ?? causeWorkload, request);
-    const captured = this.captured as { timeMs: number; message: ResponseMessage } | null;
-    this.captured = null;
-    if (captured === null) return { outcome: { type: 'result', result: {} }, plan: null }; // lost on the way back
-    if (record !== undefined) record.response = captured.message;
-    const outcome = captured.message.outcome;
-    const plan = { deliverAtMs: captured.timeMs };
-    if (outcome.type === 'result') return { outcome: { type: 'result', result: outcome.result }, plan };
-    return { outcome: { type: 'error', code: outcome.code as number, message: String(outcome.message), data: outcome.data }, plan };
+    return this.responses.serve(this, link.generation, record?.cause ?? causeWorkload, request, record);
   }
 
   route(link: SimLink, direction: LinkDirection): number {
