@@ -4,9 +4,10 @@
  * Each input is prepared by driving the real reducer from `initialState`, and checked to do what its row
  * claims before it is timed (so a change in the core cannot silently turn a row into a no-op):
  *   - step: ResponseArrived accepted  - a read response passing the ordinal fence; prepared state: one
- *     subscription, server-side ACTIVE, with one notification read in flight (READ_PENDING);
- *   - step: NotificationArrived       - an `updated` pulse on an idle ACTIVE subscription (opens the debounce);
- *   - step: stale TimerFired          - a debounce timer whose deadline was re-armed since (a no-op);
+ *     subscription, server-side ACTIVE, with the leading notification read in flight (READ_PENDING);
+ *   - step: NotificationArrived       - an `updated` pulse on an idle ACTIVE subscription (leading edge: the
+ *     read is sent at once and the debounce window opens);
+ *   - step: stale TimerFired          - a reconcile timer whose deadline was re-armed since (a no-op);
  *   - acceptResourceVersionOperation  - the fence operation on the same prepared read;
  *   - canonicalizeUri                 - an already-canonical URI (fast path), and one that needs rewriting;
  *   - contentDigest                   - for context: the SHA-256 every accepted version pays (same content).
@@ -49,8 +50,8 @@ interface Prepared {
   /** Subscription ACTIVE, nothing in flight. */
   active: CoreState;
   notification: ClientInput;
-  /** Subscription UPDATE_SEEN with a debounce timer armed at a later deadline than `staleTimer`'s. */
-  updateSeen: CoreState;
+  /** Subscription whose reconcile timer fired and re-armed itself at a later deadline than `staleTimer`'s. */
+  rearmed: CoreState;
   staleTimer: ClientInput;
 }
 
@@ -101,6 +102,7 @@ export function prepareInputs(): Prepared {
     'RequestSent',
     'subscribe ACK (initial read)',
   );
+  const reconcileArming = result;
   const initialReadId = lastRequestId(result);
   result = expect(
     step(result.state, { type: 'ResponseArrived', nowMs: (nowMs += 10), jitter: 4, sessionGeneration: SESSION, requestId: initialReadId, outcome: content('v1') }),
@@ -111,23 +113,22 @@ export function prepareInputs(): Prepared {
   if (subscriptionState(active) !== 'ACTIVE') throw new Error(`micro bench setup: expected ACTIVE, got ${subscriptionState(active)}`);
 
   const notification = notificationAt((nowMs += 1_000));
-  result = expect(step(active, notification), 'TimerArmed', 'notification on ACTIVE');
-  const firstDeadlineMs = armedDeadline(result, 'debounce');
-  // A second pulse re-arms the debounce later: a TimerFired carrying the first deadline is now stale.
-  result = expect(step(result.state, notificationAt((nowMs += 100))), 'TimerArmed', 'second notification (re-arm)');
-  const updateSeen = result.state;
-  const secondDeadlineMs = armedDeadline(result, 'debounce');
-  const staleTimer: ClientInput = { type: 'TimerFired', nowMs: firstDeadlineMs, jitter: 5, timer: { kind: 'debounce', uri: URI }, deadlineMs: firstDeadlineMs };
-  const staleResult = step(updateSeen, staleTimer);
-  if (staleResult.effects.length !== 0 || staleResult.state.ledger !== updateSeen.ledger) {
+  // Leading edge: the first pulse on an idle ACTIVE subscription is read at once and opens the debounce window.
+  result = expect(step(active, notification), 'RequestSent', 'notification on ACTIVE (leading read)');
+  expect(result, 'TimerArmed', 'notification on ACTIVE (debounce window)');
+  // The reconcile timer re-arms itself when it fires: a TimerFired carrying the earlier deadline is now stale.
+  const reconcileDeadlineMs = armedDeadline(reconcileArming, 'reconcile');
+  const reconciled = expect(
+    step(active, { type: 'TimerFired', nowMs: reconcileDeadlineMs, jitter: 6, timer: { kind: 'reconcile', uri: URI }, deadlineMs: reconcileDeadlineMs }),
+    'TimerArmed',
+    'reconcile timer (re-arm)',
+  );
+  const rearmed = reconciled.state;
+  const staleTimer: ClientInput = { type: 'TimerFired', nowMs: reconcileDeadlineMs, jitter: 5, timer: { kind: 'reconcile', uri: URI }, deadlineMs: reconcileDeadlineMs };
+  const staleResult = step(rearmed, staleTimer);
+  if (staleResult.effects.length !== 0 || staleResult.state.ledger !== rearmed.ledger) {
     throw new Error('micro bench setup: the stale TimerFired is not a no-op');
   }
-
-  result = expect(
-    step(updateSeen, { type: 'TimerFired', nowMs: secondDeadlineMs, jitter: 6, timer: { kind: 'debounce', uri: URI }, deadlineMs: secondDeadlineMs }),
-    'RequestSent',
-    'debounce timer (notification read)',
-  );
   const readPending = result.state;
   const readRequestId = lastRequestId(result);
   if (subscriptionState(readPending) !== 'READ_PENDING') {
@@ -135,17 +136,17 @@ export function prepareInputs(): Prepared {
   }
   const readResponse: ClientInput = {
     type: 'ResponseArrived',
-    nowMs: secondDeadlineMs + 50,
+    nowMs: notification.nowMs + 50,
     jitter: 8,
     sessionGeneration: SESSION,
     requestId: readRequestId,
     outcome: content('v2'),
   };
   expect(step(readPending, readResponse), 'VersionAccepted', 'notification read response');
-  if (!acceptResourceVersionOperation(readPending, readRequestId, 'v2', 'text/plain', secondDeadlineMs + 50).value) {
+  if (!acceptResourceVersionOperation(readPending, readRequestId, 'v2', 'text/plain', notification.nowMs + 50).value) {
     throw new Error('micro bench setup: acceptResourceVersionOperation did not accept the prepared read');
   }
-  return { readPending, readRequestId, readResponse, active, notification, updateSeen, staleTimer };
+  return { readPending, readRequestId, readResponse, active, notification, rearmed, staleTimer };
 }
 
 function armedDeadline(result: StepResult<CoreState>, kind: string): number {
@@ -166,17 +167,17 @@ function checkUris(): void {
 export async function runMicro(timeMs = TIME_MS_DEFAULT): Promise<MicroRow[]> {
   const prepared = prepareInputs();
   checkUris();
-  const { readPending, readRequestId, readResponse, active, notification, updateSeen, staleTimer } = prepared;
+  const { readPending, readRequestId, readResponse, active, notification, rearmed, staleTimer } = prepared;
   const acceptNowMs = readResponse.nowMs;
   const bench = new Bench({ time: timeMs, warmupTime: WARMUP_TIME_MS });
   bench.add('step: ResponseArrived accepted through the fence', () => {
     for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(readPending, readResponse).effects.length;
   });
-  bench.add('step: NotificationArrived (ACTIVE -> UPDATE_SEEN)', () => {
+  bench.add('step: NotificationArrived (ACTIVE -> leading read)', () => {
     for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(active, notification).effects.length;
   });
   bench.add('step: stale TimerFired (no-op)', () => {
-    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(updateSeen, staleTimer).effects.length;
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(rearmed, staleTimer).effects.length;
   });
   bench.add('acceptResourceVersionOperation (accepted)', () => {
     for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) {
