@@ -83,15 +83,18 @@ export interface IllegalTransition {
 
 const stateIndex = new Map<string, number>(subscriptionStates.map((state, index) => [state, index]));
 const eventIndex = new Map<string, number>(transitionEvents.map((event, index) => [event, index]));
-/** Dense lookup: edge index + 1 at [state * events + event], 0 where there is no edge. Built once, never mutated. */
-const edgeLookup: Int16Array = buildEdgeLookup();
+/**
+ * Dense lookup: the (frozen, shared) result of every legal (state, event) at [state * events + event],
+ * undefined where there is no edge. Built once, never mutated: a legal move allocates nothing.
+ */
+const edgeLookup: readonly (TransitionResult | undefined)[] = buildEdgeLookup();
 
-function buildEdgeLookup(): Int16Array {
-  const lookup = new Int16Array(subscriptionStates.length * transitionEvents.length);
+function buildEdgeLookup(): (TransitionResult | undefined)[] {
+  const lookup = new Array<TransitionResult | undefined>(subscriptionStates.length * transitionEvents.length).fill(undefined);
   transitionTable.forEach((edge, index) => {
     const slot = stateIndex.get(edge.from)! * transitionEvents.length + eventIndex.get(edge.event)!;
-    if (lookup[slot] !== 0) throw new Error(`duplicate transition ${edge.from} --${edge.event}->`);
-    lookup[slot] = index + 1;
+    if (lookup[slot] !== undefined) throw new Error(`duplicate transition ${edge.from} --${edge.event}->`);
+    lookup[slot] = Object.freeze({ ok: true as const, to: edge.to, edgeIndex: index });
   });
   return lookup;
 }
@@ -100,15 +103,14 @@ function buildEdgeLookup(): Int16Array {
 export function transition(state: SubscriptionState, event: TransitionEvent): TransitionResult {
   const s = stateIndex.get(state);
   const e = eventIndex.get(event);
-  const slot = s === undefined || e === undefined ? -1 : s * transitionEvents.length + e;
-  const found = slot < 0 ? 0 : edgeLookup[slot]!;
-  if (found === 0) {
+  const found = s === undefined || e === undefined ? undefined : edgeLookup[s * transitionEvents.length + e];
+  if (found === undefined) {
     return {
       ok: false,
       error: { type: 'IllegalTransition', state, event, message: `no transition from ${state} on ${event}` },
     };
   }
-  return { ok: true, to: transitionTable[found - 1]!.to, edgeIndex: found - 1 };
+  return found;
 }
 
 /** Index of the edge (state, event) in `transitionTable`, or -1. */

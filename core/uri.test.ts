@@ -295,6 +295,15 @@ describe('canonicalizeUri: properties', () => {
     },
   );
 
+  test.prop([fc.oneof(uriArbitrary, uriCharacterStringArbitrary, fc.string())])(
+    'memo: asking again gives the parser\'s answer, and a caller cannot change a remembered answer',
+    (input) => {
+      const first = canonicalizeUri(input);
+      if (first.ok) expect(() => Object.assign(first, { uri: 'changed:by-a-caller' })).toThrow(TypeError);
+      expect(canonicalizeUri(input)).toEqual(canonicalizeUriWithoutFastPath(input));
+    },
+  );
+
   test.prop([uriPartsArbitrary])('percent-encoding unreserved characters and upper-casing scheme and host do not change the resource', (parts) => {
     const plain = renderUri(parts, renderPlain);
     const variant = renderUri(parts, renderVariant);

@@ -12,7 +12,7 @@
 // - an empty path after an authority becomes "/" for http and https only;
 // - userinfo, query and fragment are kept, with the percent rules applied.
 // Anything that is not a URI (RFC 3986 "URI" production, lightly checked IP literals) is returned as
-// a typed rejection. Pure: no module state, no I/O, never throws.
+// a typed rejection. Pure: no I/O, never throws; the only module state is a bounded memo of answers.
 
 export type UriRejection = { type: 'InvalidUri'; input: string; reason: string };
 export type CanonicalUriResult = { ok: true; uri: string } | { ok: false; error: UriRejection };
@@ -35,9 +35,25 @@ const HASH = 35;
 type Part = { ok: true; text: string } | { ok: false; reason: string };
 
 export function canonicalizeUri(input: string): CanonicalUriResult {
-  if (isAlreadyCanonical(input)) return { ok: true, uri: input };
-  return canonicalizeUriWithoutFastPath(input);
+  const known = memo.get(input);
+  if (known !== undefined) return known;
+  const result = isAlreadyCanonical(input) ? { ok: true as const, uri: input } : canonicalizeUriWithoutFastPath(input);
+  // Only accepted URIs are remembered: a simulated run names the same few again and again; rejections are rare.
+  if (result.ok && input.length <= MEMO_URI_CHARS_MAX) {
+    if (memo.size >= MEMO_ENTRIES_MAX) memo.clear();
+    memo.set(input, Object.freeze(result));
+  }
+  return result;
 }
+
+/**
+ * canonicalizeUri memoized (the fast path below costs a scan of every character, several times a step):
+ * the table only holds (input, its frozen answer) pairs, is bounded (cleared when full) and never changes
+ * an answer, so the function stays pure.
+ */
+const MEMO_URI_CHARS_MAX = 512;
+const MEMO_ENTRIES_MAX = 4096;
+const memo = new Map<string, CanonicalUriResult>();
 
 export function sameResource(a: string, b: string): boolean {
   const left = canonicalizeUri(a);

@@ -30,6 +30,9 @@ export abstract class WorldCore implements WorldHost {
   readonly server: ServerModel;
   readonly lister: Lister;
   readonly faultOn: Uint8Array;
+  /** Per fault index: the planned intensity (denominator 0: not planned), so `fires` reads no object by name. */
+  private readonly faultNumerators: Float64Array;
+  private readonly faultDenominators: Float64Array;
   readonly capabilities: ServerCapabilities;
   /** Per resource: the workload wants it subscribed. */
   readonly wanted: Uint8Array;
@@ -62,7 +65,15 @@ export abstract class WorldCore implements WorldHost {
     this.subjectOf = new Uint8Array(uris.length);
     for (let resource = 0; resource < uris.length; resource++) this.subjectOf[resource] = chooser.draw('workload', 'subject of resource', subjects.length);
     this.faultOn = new Uint8Array(faultNames.length);
-    for (const name in plan.faults) this.faultOn[faultIndex[name as FaultName]] = 1;
+    this.faultNumerators = new Float64Array(faultNames.length);
+    this.faultDenominators = new Float64Array(faultNames.length);
+    for (const name in plan.faults) {
+      const index = faultIndex[name as FaultName];
+      const intensity = plan.faults[name as FaultName]!;
+      this.faultOn[index] = 1;
+      this.faultNumerators[index] = intensity.numerator;
+      this.faultDenominators[index] = intensity.denominator;
+    }
     this.endMs = plan.workload.faultPhaseMs + plan.workload.healPhaseMs;
     this.capabilities = {
       resources: true,
@@ -78,8 +89,7 @@ export abstract class WorldCore implements WorldHost {
   fires(fault: FaultName, label: string): boolean {
     const index = faultIndex[fault];
     if (this.healing || this.faultOn[index] === 0) return false;
-    const intensity = this.plan.faults[fault]!;
-    if (!this.chooser.chance('faults', label, intensity.numerator, intensity.denominator)) return false;
+    if (!this.chooser.chance('faults', label, this.faultNumerators[index]!, this.faultDenominators[index]!)) return false;
     this.faultCounts[index]! += 1;
     return true;
   }
