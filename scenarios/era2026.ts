@@ -34,7 +34,7 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     targets: allInvariants,
     catches: [],
     sometimes: era2026Faults,
-    claims: ['read_amplification', 'convergence_60s'],
+    claims: ['read_amplification', 'convergence_60s', 'staleness_at_serve_p99_ms'],
     plan: era2026Plan,
   };
   const eraBoth: Scenario = {
@@ -44,7 +44,7 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     targets: allInvariants,
     catches: [],
     sometimes: [...era2025Faults, ...era2026Faults],
-    claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms'],
+    claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms', 'staleness_at_serve_p99_ms'],
     plan: (chooser) => (chooser.draw('server', 'protocol era: 2026-07-28?', 2) === 1 ? era2026Plan(chooser) : swarm.plan(chooser)),
   };
   const era2026BrokenStream: Scenario = {
