@@ -3,6 +3,7 @@
  * accumulator. Interleaving i always uses seed deriveSeed(rootSeed, i), so results do not depend on worker
  * count, shard or order; accumulators of disjoint ranges merge into exactly the unsharded result.
  */
+import { addEraRun, emptyEraFigures } from './era-figures.js';
 import { edgeName, transitionTable } from '../core/transitions.js';
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from './scenario.js';
@@ -151,6 +152,8 @@ export class GateAccumulator {
   readonly indexerFigures = emptyIndexerFigures();
   /** The observation fold's dashboard figures, overall, without faults and per fault (observe/gate-figures.ts). */
   readonly observeFigures = emptyObserveFigures();
+  /** The figures per protocol era (sim/era-figures.ts). */
+  readonly eraFigures = emptyEraFigures();
   failures: Failure[] = [];
 
   constructor(readonly spec: RunSpec) {}
@@ -208,6 +211,7 @@ export class GateAccumulator {
     this.contentRefused += revocation.refused;
     this.revocations += revocation.revocations;
     this.purges += revocation.purges;
+    addEraRun(this.eraFigures, result);
     const first = oracle.violations[0];
     if (first !== undefined && this.failures.length < this.spec.maxFailures) {
       this.failures.push({
@@ -261,6 +265,7 @@ export class GateAccumulator {
     this.purges += other.purges;
     mergeIndexerFigures(this.indexerFigures, other.indexerFigures);
     addInto(this.observeFigures, other.observeFigures);
+    addInto(this.eraFigures, other.eraFigures);
     this.failures = [...this.failures, ...other.failures].sort((a, b) => a.index - b.index).slice(0, this.spec.maxFailures);
   }
 }
