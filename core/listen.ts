@@ -149,6 +149,7 @@ export function endListenWatch(d: Draft, uri: string): void {
   d.disarmTimer('reconcile', uri);
   move(d, uri, 'session_lost');
   d.armTimer('resubscribe', uri, d.nowMs + d.config.subscribeRetryMs);
+  armReadDeadline(d, uri);
 }
 
 /** Drops the current generation's reads sent at or before `sentAtMsMax`; returns how many. */
@@ -164,26 +165,51 @@ function abandonReads(d: Draft, uri: string, sentAtMsMax: number): number {
   return abandoned;
 }
 
-/** The read deadline of a URI fired: abandon reads older than `readReissueMs`, re-issue with a new id. */
+/**
+ * An abandoned read is recognised this long after it was sent (its late answer is dropped with an audit);
+ * after that its id is forgotten, so a read lost for good does not stay in flight until the connection
+ * ends. A later answer to a forgotten id is an unknown response, which never passes the fence either.
+ */
+export function abandonedKeptMs(d: Draft): number {
+  return 3 * readReissueMs(d.config);
+}
+
+/** The read deadline of a URI fired: forget long-abandoned reads; abandon reads older than `readReissueMs`, re-issue with a new id. */
 export function onReadDeadline(d: Draft, uri: string): void {
+  forgetAbandoned(d, uri);
   const sub = d.subscription(uri);
-  if (sub === undefined || (sub.state !== 'READ_PENDING' && sub.state !== 'TOMBSTONE_PENDING') || !d.v.connected) return;
-  const abandoned = abandonReads(d, uri, d.nowMs - readReissueMs(d.config));
-  const tracking = d.uriState(uri);
-  if (abandoned > 0) d.setReads(uri, Math.max(0, tracking.inFlight - abandoned), tracking.dirty);
-  if (abandoned > 0 || tracking.dirty) issueRead(d, uri, sub.state === 'TOMBSTONE_PENDING' ? 'tombstone-check' : 'notification');
+  if (sub !== undefined && (sub.state === 'READ_PENDING' || sub.state === 'TOMBSTONE_PENDING') && d.v.connected) {
+    const abandoned = abandonReads(d, uri, d.nowMs - readReissueMs(d.config));
+    const tracking = d.uriState(uri);
+    if (abandoned > 0) d.setReads(uri, Math.max(0, tracking.inFlight - abandoned), tracking.dirty);
+    if (abandoned > 0 || tracking.dirty) issueRead(d, uri, sub.state === 'TOMBSTONE_PENDING' ? 'tombstone-check' : 'notification');
+  }
   armReadDeadline(d, uri);
 }
 
-/** Arms the read deadline of a URI with reads in flight (at its oldest current read), unless armed. */
+function forgetAbandoned(d: Draft, uri: string): void {
+  const sentAtMsMax = d.nowMs - abandonedKeptMs(d);
+  const requests = d.uriState(uri).requests;
+  const forgotten = requests.filter((request) => request.kind === 'read' && request.abandoned === true && request.sentAtMs <= sentAtMsMax);
+  for (const request of forgotten) {
+    d.removeInflight(request);
+    d.emit({ type: 'AuditWritten', kind: 'READ_ABANDONED', uri, requestId: request.requestId, detail: `abandoned read ordinal ${request.readOrdinal} sent at ${request.sentAtMs} forgotten` });
+  }
+}
+
+/** Arms the read deadline of a URI (unless armed): at its oldest current read's deadline, or when its oldest abandoned read is forgotten. */
 function armReadDeadline(d: Draft, uri: string): void {
   if (d.timerDeadline('hedge', uri) !== -1) return;
   const sub = d.subscription(uri);
-  let oldestMs = Number.POSITIVE_INFINITY;
+  const keptMs = abandonedKeptMs(d);
+  const reissueMs = readReissueMs(d.config);
+  let deadlineMs = Number.POSITIVE_INFINITY;
   for (const request of d.uriState(uri).requests) {
-    if (request.kind === 'read' && request.abandoned !== true && request.subscriptionGeneration === sub?.subscriptionGeneration && request.sentAtMs < oldestMs) oldestMs = request.sentAtMs;
+    if (request.kind !== 'read') continue;
+    const dueMs = request.abandoned === true ? request.sentAtMs + keptMs : request.subscriptionGeneration === sub?.subscriptionGeneration ? request.sentAtMs + reissueMs : Number.POSITIVE_INFINITY;
+    if (dueMs < deadlineMs) deadlineMs = dueMs;
   }
-  if (oldestMs !== Number.POSITIVE_INFINITY) d.armTimer('hedge', uri, oldestMs + readReissueMs(d.config));
+  if (deadlineMs !== Number.POSITIVE_INFINITY) d.armTimer('hedge', uri, Math.max(deadlineMs, d.nowMs + 1));
 }
 
 /** After a 2026-07-28 step: every URI this step sent a read for has a read deadline armed. */

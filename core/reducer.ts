@@ -22,7 +22,7 @@ import { checkRequestId, checkUri, interpretNotification, interpretRead, isObjec
 import { durableLedger, recoverFromLedger, recoverStep } from './recovery.js';
 import { checkEra, isEra2026, listenAckTimeoutMs, withEra } from './era.js';
 import { armReadDeadlines, cancelListen, endListenWatch, listenOf, onAbandonedAnswer, onReadDeadline, routeListenNotification } from './listen.js';
-import { narrowLeaseToTtl, serveFresh } from './ttl.js';
+import { invalidateOnUpdated, narrowLeaseToTtl, serveFresh } from './ttl.js';
 import { abandonPass, decideCompletenessTask, onListChanged, onListPage, requestDiscovery } from './scan.js';
 import { Draft, initialState, type CoreState, type InflightRequest, type Ledger } from './state.js';
 import type { ClientInput, ClientUnderTest, ResponseOutcome, ServerCapabilities, StepResult, TimerId, WorkloadCommand } from './types.js';
@@ -267,7 +267,7 @@ function onReadResponse(d: Draft, requestId: number, request: InflightRequest, o
   d.setReads(request.uri, tracking.inFlight - 1, tracking.dirty);
   const read = interpretRead(outcome, request.uri, d.config.contentCharsMax);
   if (read.type === 'content') {
-    if (acceptResourceVersion(d, requestId, request, read, verdict) && isEra2026(d) && outcome.type === 'result') narrowLeaseToTtl(d, request.uri, outcome.result);
+    if (acceptResourceVersion(d, requestId, request, read, verdict) && isEra2026(d) && outcome.type === 'result') narrowLeaseToTtl(d, request, outcome.result);
   }
   else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict);
   else if (read.type === 'rejected') d.emit({ type: 'ProtocolRejected', rejection: read.rejection });
@@ -342,8 +342,10 @@ function onEra2026Notification(d: Draft, sessionGeneration: number, method: unkn
     return;
   }
   const route = routeListenNotification(d, method, params);
-  if (route.type === 'updated') onUpdated(d, route.uri);
-  else if (route.type === 'list-changed') onListChanged(d);
+  if (route.type === 'updated') {
+    invalidateOnUpdated(d, route.uri);
+    onUpdated(d, route.uri);
+  } else if (route.type === 'list-changed') onListChanged(d);
   else if (route.type === 'ended') endListenWatch(d, route.uri);
   else if (route.type === 'acked') {
     d.disarmTimer('resubscribe', route.uri);
@@ -444,7 +446,8 @@ function leadingRead(d: Draft, uri: string): void {
 }
 
 function coalescedIntoLeadingRead(d: Draft, uri: string): boolean {
-  return d.timerDeadline('debounce', uri) > d.nowMs;
+  // 2026-07-28: never, because a read sent before the notification cannot prove the content is fresh.
+  return !isEra2026(d) && d.timerDeadline('debounce', uri) > d.nowMs;
 }
 
 function openDebounce(d: Draft, uri: string, inFlight: number): void {

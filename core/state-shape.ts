@@ -43,6 +43,8 @@ export interface InflightRequest {
   sentAtMs: number;
   /** 2026-07-28: a read past the core's deadline, re-issued with a new id; its late answer only teaches revocations. */
   abandoned?: true;
+  /** 2026-07-28: a read sent before an `updated` of its URI's live listen: its content is stale on arrival. */
+  superseded?: true;
 }
 
 /** Volatile state of one URI: requests in flight, read coalescing, armed timers (-1 = not armed). */

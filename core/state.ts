@@ -246,6 +246,14 @@ export class Draft {
     state.requests = state.requests.map((candidate) => (candidate === request ? { ...candidate, abandoned: true as const } : candidate));
   }
 
+  /** Marks the URI's reads in flight superseded (2026-07-28: an `updated` arrived after they were sent). */
+  markSuperseded(uri: string): void {
+    const requests = this.uriState(uri).requests;
+    if (!requests.some((request) => request.kind === 'read' && request.superseded !== true)) return;
+    const state = this.mutableUri(uri);
+    state.requests = state.requests.map((request) => (request.kind === 'read' && request.superseded !== true ? { ...request, superseded: true as const } : request));
+  }
+
   setLease(uri: string, leaseUntilMs: number): void {
     if (this.uriState(uri).leaseUntilMs !== leaseUntilMs) this.mutableUri(uri).leaseUntilMs = leaseUntilMs;
   }

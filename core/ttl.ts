@@ -13,7 +13,7 @@
 import { serve } from './authorization.js';
 import { issueRead } from './fence.js';
 import { isObject } from './protocol.js';
-import type { Draft } from './state.js';
+import type { Draft, InflightRequest } from './state.js';
 
 /** The clamp of the SDK v2 (`MAX_CACHE_TTL_MS`): no entry outlives a day. */
 export const ttlMsMax = 86_400_000;
@@ -60,11 +60,22 @@ export function freshUntilMs(receivedAtMs: number, hint: CacheHint): number {
 
 /**
  * After a 2026-07-28 read was accepted: the serving lease ends no later than the TTL from receipt (now).
- * The authorization lease may end earlier still; whichever is first wins.
+ * The authorization lease may end earlier still; whichever is first wins. A read sent before an `updated`
+ * of the URI (superseded) proves nothing about that change: its content is stale at once.
  */
-export function narrowLeaseToTtl(d: Draft, uri: string, result: unknown): void {
-  const until = freshUntilMs(d.nowMs, cacheHintOf(result));
+export function narrowLeaseToTtl(d: Draft, request: InflightRequest, result: unknown): void {
+  const uri = request.uri;
+  const until = request.superseded === true ? d.nowMs : freshUntilMs(d.nowMs, cacheHintOf(result));
   if (until < d.uriState(uri).leaseUntilMs) d.setLease(uri, until);
+}
+
+/**
+ * A 2026-07-28 `updated` of the URI's live listen: the cached response is immediately stale (C4), so nothing
+ * is served from it until a read sent after this notification is accepted.
+ */
+export function invalidateOnUpdated(d: Draft, uri: string): void {
+  d.markSuperseded(uri);
+  if (d.uriState(uri).leaseUntilMs > d.nowMs) d.setLease(uri, d.nowMs);
 }
 
 /**

@@ -230,15 +230,16 @@ function measuredRow(report: Report, name: string, metric: MetricReport): Omit<M
       note: nonConverging > 0 ? `${grouped(nonConverging)} interleavings had a change not reflected within 60 s` : metric.denominator === 0 ? 'no change was tracked' : '',
     };
   }
-  if (name === 'revocation_p99_ms') {
+  const p99Of = name === 'revocation_p99_ms' ? ['measured revocations', 'no revocation was measured'] : name === 'staleness_at_serve_p99_ms' ? ['serves on 2026-07-28 connections', 'no 2026-07-28 serve was measured'] : null;
+  if (p99Of !== null) {
     return {
       name,
       value: `${grouped(metric.value)} ms`,
       gate: `${symbol} ${grouped(threshold.value)} ms`,
       plainGate: `${threshold.comparator} ${grouped(threshold.value)} ms`,
       passed: metric.passed,
-      measured: `p99 of ${grouped(metric.denominator)} measured revocations`,
-      note: metric.denominator === 0 ? 'no revocation was measured' : '',
+      measured: `p99 of ${grouped(metric.denominator)} ${p99Of[0]}`,
+      note: metric.denominator === 0 ? p99Of[1]! : '',
     };
   }
   const measured =

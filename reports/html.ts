@@ -35,6 +35,7 @@ import {
 } from './digest.js';
 import { indexerHtml } from './indexer-render.js';
 import { observeHtml } from './observe-render.js';
+import { eraHtml } from './era-section.js';
 import type { Report } from './json.js';
 
 export type { HtmlExtras, StrategyResult } from './charts.js';
@@ -62,6 +63,7 @@ export async function renderHtml(report: Report, extras: HtmlExtras = {}): Promi
     `<div class="grid">${safetySection(report)}${sometimesSection(report)}</div>`,
     coverageSection(report, figureHtml.get('transition-coverage')!),
     totalsSection(report),
+    eraHtml(report, escape),
     indexerSection,
     observeSection,
     footer(report),

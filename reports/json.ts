@@ -4,6 +4,7 @@
  * accumulated results, with keys in a fixed order, so identical runs write byte-identical reports
  * apart from `timing`. No clock, hostname or date is read here; timing is measured by the caller.
  */
+import { eraSectionOf, type EraReportSection } from './era-section.js';
 import { indexerSectionOf, type IndexerReportSection } from './indexer-section.js';
 import { observeSectionOf, type ObserveReportSection } from './observe-section.js';
 import { mkdir } from 'node:fs/promises';
@@ -181,6 +182,7 @@ export interface Report {
   indexer?: IndexerReportSection;
   /** The observation fold's figures over the simulated runs, per fault (reports/observe-section.ts). */
   observability?: ObserveReportSection;
+  eras?: EraReportSection;
   determinism: ReportDeterminism;
   /** Everything the gate accumulated, raw, so shard reports merge exactly (`fencesim merge`). */
   accumulator: AccumulatorSection;
@@ -232,6 +234,7 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
     failures,
     ...indexerOf(accumulator),
     ...observabilityOf(accumulator),
+    ...erasOf(accumulator),
     determinism,
     accumulator: accumulatorSection(accumulator),
     timing: {
@@ -248,6 +251,11 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
 function indexerOf(accumulator: GateAccumulator): { indexer?: IndexerReportSection } {
   const section = indexerSectionOf(accumulator.spec, accumulator.indexerFigures);
   return section === undefined ? {} : { indexer: section };
+}
+
+function erasOf(accumulator: GateAccumulator): { eras?: EraReportSection } {
+  const section = eraSectionOf(accumulator);
+  return section === undefined ? {} : { eras: section };
 }
 
 function observabilityOf(accumulator: GateAccumulator): { observability?: ObserveReportSection } {

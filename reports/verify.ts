@@ -24,7 +24,7 @@ import { buildReport, runSpecOf, serializeFields, type Report, type ReportExtras
 import { fencesimVersion } from './version.js';
 
 /** The fields recomputed from the accumulator, compared in this order. */
-const recomputedFields = ['interleavings', 'passed', 'outcome', 'counters', 'liveness', 'metrics', 'thresholds', 'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures', 'indexer', 'observability'] as const;
+const recomputedFields = ['interleavings', 'passed', 'outcome', 'counters', 'liveness', 'metrics', 'thresholds', 'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'failures', 'indexer', 'observability', 'eras'] as const;
 
 const timingFields = ['wallMs', 'interleavingsPerSecond', 'eventsPerSecond', 'peakRssBytes', 'selfCheckMs', 'shrinkMs'] as const;
 

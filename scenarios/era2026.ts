@@ -34,7 +34,7 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     targets: allInvariants,
     catches: [],
     sometimes: era2026Faults,
-    claims: ['read_amplification', 'convergence_60s'],
+    claims: ['read_amplification', 'convergence_60s', 'staleness_at_serve_p99_ms'],
     plan: era2026Plan,
   };
   const eraBoth: Scenario = {
@@ -44,7 +44,7 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     targets: allInvariants,
     catches: [],
     sometimes: [...era2025Faults, ...era2026Faults],
-    claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms'],
+    claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms', 'staleness_at_serve_p99_ms'],
     plan: (chooser) => (chooser.draw('server', 'protocol era: 2026-07-28?', 2) === 1 ? era2026Plan(chooser) : swarm.plan(chooser)),
   };
   const era2026BrokenStream: Scenario = {
@@ -60,5 +60,31 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
       era2026: { ttlMsMin, ttlMsMax },
     }),
   };
-  return [era2026Swarm, eraBoth, era2026BrokenStream];
+  const era2026Tags: Scenario = {
+    name: 'era2026-tags',
+    description: '2026-07-28: notifications before the ack and tagged with another listen\'s id, acks that never arrive',
+    era: '2026-07-28',
+    targets: ['phantom_watch', 'read_your_notification', 'version_regression'],
+    catches: ['naive-2026-trusts-any-id'],
+    sometimes: ['listen-notify-before-ack', 'listen-wrong-id', 'listen-ack-lost'],
+    plan: (chooser) => ({
+      ...swarmPlan(chooser, []),
+      faults: { 'listen-notify-before-ack': ratio(1, 2), 'listen-wrong-id': ratio(1, 3), 'listen-ack-lost': ratio(1, 4) },
+      era2026: { ttlMsMin, ttlMsMax },
+    }),
+  };
+  const era2026Partitions: Scenario = {
+    name: 'era2026-partitions',
+    description: "2026-07-28: the application asks for one subject's content for the other, while an intermediary replays read responses",
+    era: '2026-07-28',
+    targets: ['scope_isolation', 'monotonic_reads', 'version_regression'],
+    catches: ['naive-2026-shared-cache'],
+    sometimes: ['serve-other-subject', 'response-replay'],
+    plan: (chooser) => ({
+      ...swarmPlan(chooser, []),
+      faults: { 'serve-other-subject': ratio(1, 2), 'response-replay': ratio(1, 3) },
+      era2026: { ttlMsMin, ttlMsMax },
+    }),
+  };
+  return [era2026Swarm, eraBoth, era2026BrokenStream, era2026Tags, era2026Partitions];
 }

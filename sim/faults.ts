@@ -37,6 +37,8 @@ export const faultNames = [
   'broken-read-stream',
   'late-original-response',
   'era-downgrade',
+  'response-replay',
+  'serve-other-subject',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -80,10 +82,12 @@ export const faultDescriptions: Record<FaultName, string> = {
   'broken-read-stream': '2026-07-28: a broken response stream loses an in-flight read (no response ever arrives)',
   'late-original-response': '2026-07-28: a read response held back past the client\'s deadline, arriving after its retry',
   'era-downgrade': '2026-07-28: after a server restart the server speaks only 2025-11-25',
+  'response-replay': '2026-07-28: an intermediary delivers a read response a second time, seconds later (same id, older content by then)',
+  'serve-other-subject': "2026-07-28: the application asks for a resource's cached content for another subject (a different authorization context)",
 };
 
 /** The faults that only fire on 2026-07-28 connections. */
-export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade');
+export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject');
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; its decisions stay as they were). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault));
 

@@ -3,6 +3,7 @@
  * accumulator. Interleaving i always uses seed deriveSeed(rootSeed, i), so results do not depend on worker
  * count, shard or order; accumulators of disjoint ranges merge into exactly the unsharded result.
  */
+import { addEraRun, emptyEraFigures } from './era-figures.js';
 import { edgeName, transitionTable } from '../core/transitions.js';
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from './scenario.js';
@@ -50,12 +51,14 @@ export interface MetricThreshold {
   value: number;
 }
 
-export type MetricName = 'read_amplification' | 'convergence_60s' | 'revocation_p99_ms';
+export type MetricName = 'read_amplification' | 'convergence_60s' | 'revocation_p99_ms' | 'staleness_at_serve_p99_ms';
 
 export const thresholds: Record<MetricName, MetricThreshold> = {
   read_amplification: { comparator: '<', value: 1.2 },
   convergence_60s: { comparator: '>=', value: 0.999 },
   revocation_p99_ms: { comparator: '<', value: 30_000 },
+  // 2026-07-28 (sim/checkers/era2026-ttl.ts): p99 of how stale served content is, under the longest ttlMs the era scenarios hand out.
+  staleness_at_serve_p99_ms: { comparator: '<', value: 30_000 },
 };
 
 /**
@@ -133,6 +136,8 @@ export class GateAccumulator {
   readonly revocationHistogram = new Float64Array(revocationBucketCount);
   /** Change-to-reflection latency histogram (see convergenceBucketOf), every tracked change that was judged. */
   readonly convergenceHistogram = new Float64Array(convergenceBucketCount);
+  /** 2026-07-28: staleness at serve of every serve on a 2026-07-28 connection (100 ms buckets, as convergence). */
+  readonly stalenessAtServeHistogram = new Float64Array(convergenceBucketCount);
   crashes = 0;
   passesCompleted = 0;
   catalogsPublished = 0;
@@ -147,6 +152,8 @@ export class GateAccumulator {
   readonly indexerFigures = emptyIndexerFigures();
   /** The observation fold's dashboard figures, overall, without faults and per fault (observe/gate-figures.ts). */
   readonly observeFigures = emptyObserveFigures();
+  /** The figures per protocol era (sim/era-figures.ts). */
+  readonly eraFigures = emptyEraFigures();
   failures: Failure[] = [];
 
   constructor(readonly spec: RunSpec) {}
@@ -190,6 +197,8 @@ export class GateAccumulator {
     for (let i = 0; i < revocationLatencies.length; i++) this.revocationHistogram[revocationBucketOf(revocationLatencies[i]!)]! += 1;
     const latencies = convergence.latenciesMs;
     for (let i = 0; i < latencies.length; i++) this.convergenceHistogram[convergenceBucketOf(latencies[i]!)]! += 1;
+    const staleness = oracle.era2026Serving.ttl.stalenessAtServeMs;
+    for (let i = 0; i < staleness.length; i++) this.stalenessAtServeHistogram[convergenceBucketOf(staleness[i]!)]! += 1;
     this.crashes += oracle.crashes;
     const catalog = oracle.catalog;
     this.passesCompleted += catalog.passesCompleted;
@@ -202,6 +211,7 @@ export class GateAccumulator {
     this.contentRefused += revocation.refused;
     this.revocations += revocation.revocations;
     this.purges += revocation.purges;
+    addEraRun(this.eraFigures, result);
     const first = oracle.violations[0];
     if (first !== undefined && this.failures.length < this.spec.maxFailures) {
       this.failures.push({
@@ -242,6 +252,7 @@ export class GateAccumulator {
     this.accepts += other.accepts;
     addInto(this.revocationHistogram, other.revocationHistogram);
     addInto(this.convergenceHistogram, other.convergenceHistogram);
+    addInto(this.stalenessAtServeHistogram, other.stalenessAtServeHistogram);
     this.crashes += other.crashes;
     this.passesCompleted += other.passesCompleted;
     this.catalogsPublished += other.catalogsPublished;
@@ -254,6 +265,7 @@ export class GateAccumulator {
     this.purges += other.purges;
     mergeIndexerFigures(this.indexerFigures, other.indexerFigures);
     addInto(this.observeFigures, other.observeFigures);
+    addInto(this.eraFigures, other.eraFigures);
     this.failures = [...this.failures, ...other.failures].sort((a, b) => a.index - b.index).slice(0, this.spec.maxFailures);
   }
 }
@@ -324,11 +336,11 @@ function metric(name: MetricName, numerator: number, denominator: number, emptyV
 }
 
 /** p99 of the revocation latencies: numerator is the p99 in ms, denominator the number of revocations measured. */
-function revocationMetric(histogram: Float64Array): MetricReport {
+function p99Metric(histogram: Float64Array, name: 'revocation_p99_ms' | 'staleness_at_serve_p99_ms' = 'revocation_p99_ms'): MetricReport {
   let measured = 0;
   for (let i = 0; i < histogram.length; i++) measured += histogram[i]!;
   const value = histogramPercentileMs(histogram, 0.99);
-  const threshold = thresholds.revocation_p99_ms;
+  const threshold = thresholds[name];
   return { value, threshold, passed: value < threshold.value, numerator: value, denominator: measured };
 }
 
@@ -360,7 +372,8 @@ export function verdictOf(accumulator: GateAccumulator, scenario: Scenario, evid
   const metrics: Record<string, MetricReport> = {
     read_amplification: metric('read_amplification', accumulator.notificationReads, accumulator.notifiedChanges, 0),
     convergence_60s: metric('convergence_60s', accumulator.changesConverged, accumulator.changesTracked, 1),
-    revocation_p99_ms: revocationMetric(accumulator.revocationHistogram),
+    revocation_p99_ms: p99Metric(accumulator.revocationHistogram),
+    staleness_at_serve_p99_ms: p99Metric(accumulator.stalenessAtServeHistogram, 'staleness_at_serve_p99_ms'),
   };
   const enforce = accumulator.interleavings >= sometimesMinimumInterleavings;
   for (const [name, report] of Object.entries(metrics)) {

@@ -16,6 +16,10 @@ export const safetyInvariants = [
   'served_not_found',
   // 2026-07-28 (sim/checkers/era2026-*.ts)
   'phantom_watch',
+  'read_your_notification',
+  'ttl_staleness',
+  'monotonic_reads',
+  'scope_isolation',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -42,6 +46,10 @@ export const invariantExplanations: Record<InvariantName, string> = {
   served_outside_lease: 'the client served cached content after the authorization lease of its last accepted read had ended',
   served_not_found: 'the client served cached content after the server answered a newer read of it with not-found',
   phantom_watch: '2026-07-28: the client claimed a URI watched without a live listen acknowledged with it on the current connection',
+  read_your_notification: '2026-07-28: after processing an updated of a live acknowledged listen, the client served content older than the version it announced',
+  ttl_staleness: '2026-07-28: while unwatched, the client served content older than the truth at now minus its ttlMs minus the read round trip',
+  monotonic_reads: '2026-07-28: the client served a subject an older version of a resource than it had already served that subject',
+  scope_isolation: '2026-07-28: the client served content the server marked cacheScope private to a subject other than the one it was read for',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
 };
@@ -61,6 +69,10 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   serving: ['served_outside_lease', 'served_not_found'],
   crash: ['fence_lost_after_crash'],
   listen: ['phantom_watch'],
+  era2026Notification: ['read_your_notification'],
+  era2026Ttl: ['ttl_staleness'],
+  era2026Monotonic: ['monotonic_reads'],
+  era2026Scope: ['scope_isolation'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

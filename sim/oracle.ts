@@ -11,6 +11,7 @@
  * for is checkers/checks.ts, which checker owns which invariant is `checkerFamilies` (invariants.ts).
  */
 import { WatchChecker } from './checkers/era2026-watch.js';
+import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
 import type { ClientEffect } from '../core/types.js';
 import { AmplificationChecker } from './checkers/amplification.js';
 import { CatalogChecker } from './checkers/catalog.js';
@@ -59,6 +60,7 @@ export class Oracle {
   readonly revocation: RevocationChecker;
   readonly crash: CrashChecker;
   readonly era2026Watch: WatchChecker;
+  readonly era2026Serving: Era2026ServingCheckers;
   readonly serving: ServingChecker;
 
   private readonly uris: readonly string[];
@@ -98,6 +100,7 @@ export class Oracle {
     this.revocation = new RevocationChecker(this, uris);
     this.crash = new CrashChecker(this, uris.length);
     this.era2026Watch = new WatchChecker(this);
+    this.era2026Serving = new Era2026ServingCheckers(this, this.era2026Watch, uris);
   }
 
   get notificationReads(): number {
@@ -178,9 +181,16 @@ export class Oracle {
         break;
       case 'listen-acked':
         this.era2026Watch.onAcked(event.generation, event.listenId, event.resource);
+        if (event.requested) this.era2026Serving.notification.onAckedAsRequested(event.listenId, event.resource);
         break;
       case 'listen-ended':
         this.era2026Watch.onEnded(event.listenId);
+        break;
+      case 'listen-updated':
+        this.era2026Serving.notification.onUpdated(event.generation, event.listenId, event.resource, event.version);
+        break;
+      case 'cache-hint':
+        this.era2026Serving.entries.onHint(event.requestSentAtMs, event.ttlMs, event.scope, event.subject);
         break;
       case 'healed':
         this.convergence.onHealed(event.timeMs);
@@ -205,6 +215,7 @@ export class Oracle {
   onChange(resource: number, version: number, timeMs: number, exists = true): void {
     this.catalog.onExistence(resource, exists, timeMs);
     this.convergence.onChanged(resource, version, timeMs);
+    this.era2026Serving.ttl.onChanged(resource, version, timeMs);
   }
 
   onNotificationDelivered(resource: number, version: number, current: boolean): void {
@@ -225,6 +236,11 @@ export class Oracle {
   violate(invariant: InvariantName, timeMs: number, uri: string, detail: string): void {
     this.counts[invariantIndex[invariant]]! += 1;
     if (this.violations.length < 16) this.violations.push({ invariant, timeMs, uri, detail });
+  }
+
+  /** One more check of `invariant`, for checkers that count their own (the 2026-07-28 serving checkers). */
+  checked(invariant: InvariantName): void {
+    this.checks[invariantIndex[invariant]]! += 1;
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
@@ -254,6 +270,7 @@ export class Oracle {
         break;
       case 'VersionAccepted':
         this.versions.judgeAccept(effect.uri, effect.text, effect.digest, truth);
+        this.judgeEra2026Accept(effect.uri, effect.text, effect.digest, truth);
         this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
         break;
       case 'TombstonePending':
@@ -275,6 +292,7 @@ export class Oracle {
       case 'ContentServed':
         this.revocation.judgeServed(effect.uri, effect.subject, truth.timeMs);
         this.judgeServed(effect.uri, effect.digest, truth.timeMs);
+        this.era2026Serving.judgeServed(this.resourceOf(effect.uri), effect.subject, effect.digest, truth);
         break;
       case 'ContentRefused':
         this.revocation.refused++;
@@ -310,6 +328,12 @@ export class Oracle {
     const resource = this.resourceOf(uri);
     this.convergence.judgeServed(resource, digest, timeMs);
     this.serving.judgeServed(resource, uri, timeMs);
+  }
+
+  private judgeEra2026Accept(uri: string, text: string, digest: string, truth: StepTruth): void {
+    const content = this.content.truthOf(text);
+    const resource = this.resourceOf(uri);
+    if (content !== undefined && content.resource === resource) this.era2026Serving.onAccepted(resource, digest, content.version, truth);
   }
 
   private judgeOutbox(uri: string, truth: StepTruth): void {

@@ -22,7 +22,7 @@ export interface Scenario {
    * Gate metrics this scenario is built to measure (sim/gate.ts MetricName, spelled out here so that the
    * contract does not import the gate): one with no sample fails the gate on runs of 1,000+ interleavings.
    */
-  claims?: readonly ('read_amplification' | 'convergence_60s' | 'revocation_p99_ms')[];
+  claims?: readonly ('read_amplification' | 'convergence_60s' | 'revocation_p99_ms' | 'staleness_at_serve_p99_ms')[];
   /** Draws one interleaving's plan. Must draw only through `chooser`. */
   plan(chooser: Chooser): InterleavingPlan;
   /** Client configuration overrides for this scenario (defaults otherwise). */

@@ -10,9 +10,9 @@
  */
 import type { ResponseOutcome } from '../../core/types.js';
 import { readReissueMsDefault } from '../../core/era.js';
-import type { ListenMessage, NotificationMessage, RequestMessage } from '../kernel/events.js';
+import type { CacheHintTruth, ListenMessage, NotificationMessage, RequestMessage, ResponseMessage } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
-import type { ServerSession } from './server.js';
+import { subjects, type ServerSession } from './server.js';
 
 interface Listen {
   id: number;
@@ -82,7 +82,7 @@ export function serveListen(world: WorldHost, session: ServerSession, cause: num
   }
   const honored = narrower ? [] : [request.uri];
   if (world.fires('listen-ack-wider', 'ack wider than requested?')) honored.push(world.server.uris[(Math.max(resource, 0) + 1) % world.server.uris.length]!);
-  if (!world.fires('listen-ack-lost', 'lose the ack?')) sendListenMessage(world, session, cause, resource, tag('notifications/subscriptions/acknowledged', listen.id, honored));
+  if (!world.fires('listen-ack-lost', 'lose the ack?')) sendListenMessage(world, session, cause, resource, { ...tag('notifications/subscriptions/acknowledged', listen.id, honored), requested: request.uri });
   if (world.fires('listen-graceful-completion', 'complete the listen gracefully?')) {
     removeListen(table, listen.id);
     const delayMs = world.chooser.between('network', 'graceful completion delay', 100, 5_000);
@@ -134,16 +134,39 @@ function wrongId(world: WorldHost, table: ListenTable, own: number): number {
   return others[world.chooser.draw('network', 'wrong subscription id', others.length)]!;
 }
 
-/** A read result on a 2026-07-28 session carries `ttlMs` and `cacheScope` (ttl-hostile rewrites the TTL). */
-export function withCacheHint(world: WorldHost, session: ServerSession, outcome: ResponseOutcome): ResponseOutcome {
+/**
+ * A read result on a 2026-07-28 session carries `ttlMs` and `cacheScope` (ttl-hostile rewrites the TTL), or
+ * null on a 2025-11-25 session. The hint rides along as ground truth (`ResponseMessage.hint`): the TTL as the
+ * spec reads it (absent or negative is 0, never clamped: the clamp is a client's choice), the scope, and the
+ * subject the read was made as.
+ */
+export function withCacheHint(world: WorldHost, session: ServerSession, outcome: ResponseOutcome, subject: string | undefined): { outcome: ResponseOutcome; hint: CacheHintTruth } | null {
   const era = world.plan.era2026;
-  if (era === undefined || !tables.has(session) || outcome.type !== 'result') return outcome;
+  if (era === undefined || !tables.has(session) || outcome.type !== 'result') return null;
   const result = outcome.result as Record<string, unknown>;
-  if (world.fires('ttl-hostile', 'hostile ttlMs?')) {
-    const hostile = [0, undefined, -1_000, 10 ** 12][world.chooser.draw('server', 'hostile ttl kind', 4)];
-    return { type: 'result', result: hostile === undefined ? { ...result, cacheScope: 'private' } : { ...result, ttlMs: hostile, cacheScope: 'private' } };
-  }
-  return { type: 'result', result: { ...result, ttlMs: world.chooser.between('server', 'ttlMs', era.ttlMsMin, era.ttlMsMax), cacheScope: 'private' } };
+  const cacheScope = world.chooser.chance('server', 'cacheScope public?', 1, 4) ? 'public' : 'private';
+  let ttlMs: number | undefined = world.chooser.between('server', 'ttlMs', era.ttlMsMin, era.ttlMsMax);
+  if (world.fires('ttl-hostile', 'hostile ttlMs?')) ttlMs = [0, undefined, -1_000, 10 ** 12][world.chooser.draw('server', 'hostile ttl kind', 4)];
+  const rewritten = ttlMs === undefined ? { ...result, cacheScope } : { ...result, ttlMs, cacheScope };
+  const hint: CacheHintTruth = { ttlMs: ttlMs === undefined || ttlMs < 0 ? 0 : ttlMs, scope: cacheScope, subject };
+  return { outcome: { type: 'result', result: rewritten }, hint };
+}
+
+/** response-replay: an intermediary delivers a copy of this read response again, later (same id, same content). */
+export function replayLater(world: WorldHost, session: ServerSession, cause: number, message: ResponseMessage): void {
+  if (!tables.has(session) || !world.fires('response-replay', 'replay the response later?')) return;
+  const delayMs = world.chooser.between('network', 'replay delay', 500, 10_000);
+  world.toClient(world.serverToClientTime(session, delayMs), cause, session.generation, { ...message });
+}
+
+/**
+ * serve-other-subject: the application offers a resource's cached content to the subject it was not read
+ * as (another authorization context); otherwise to its own subject. Returns a subject index.
+ */
+export function servedSubjectOf(world: WorldHost, resource: number): number {
+  const own = world.subjectOf[resource]!;
+  if (world.plan.era2026 === undefined || world.session === null || !tables.has(world.session)) return own;
+  return world.fires('serve-other-subject', 'serve to another subject?') ? (own + 1) % subjects.length : own;
 }
 
 /**
@@ -167,19 +190,33 @@ export function listenParams(uri: string, listen: ListenMessage): Record<string,
   return { uri, ...meta };
 }
 
-/** Ground truth of a listen message reaching the client on its current connection (phantom_watch). */
+/** Ground truth of a listen message reaching the client on its current connection (phantom_watch, read_your_notification). */
 export function observeListenDelivery(world: WorldHost, generation: number, message: NotificationMessage): void {
   const listen = message.listen;
-  if (listen === undefined || listen.method !== 'notifications/subscriptions/acknowledged' || listen.subscriptionId === null) return;
+  if (listen === undefined || listen.subscriptionId === null) return;
+  if (listen.method === 'notifications/resources/updated') {
+    if (message.resource >= 0) world.observe({ kind: 'listen-updated', generation, listenId: listen.subscriptionId, resource: message.resource, version: message.version });
+    return;
+  }
+  if (listen.method !== 'notifications/subscriptions/acknowledged') return;
   for (const uri of listen.honored) {
     const resource = world.server.lookup(uri);
-    if (resource >= 0) world.observe({ kind: 'listen-acked', generation, listenId: listen.subscriptionId, resource });
+    if (resource >= 0) world.observe({ kind: 'listen-acked', generation, listenId: listen.subscriptionId, resource, requested: uri === listen.requested });
   }
 }
 
-/** A listen's result (graceful completion) reaching the client ends that listen (phantom_watch). */
-export function observeListenResult(world: WorldHost, requestId: number, outcome: ResponseOutcome): void {
-  if (world.plan.era2026 === undefined || outcome.type !== 'result') return;
+/**
+ * A response reaching the client on its current connection: a listen's result (graceful completion) ends
+ * that listen (phantom_watch); a read result's cache hint is told to the 2026 checkers.
+ */
+export function observeEra2026Response(world: WorldHost, message: ResponseMessage): void {
+  if (world.plan.era2026 === undefined) return;
+  const outcome = message.outcome;
+  if (message.hint !== undefined) {
+    const hint = message.hint;
+    world.observe({ kind: 'cache-hint', requestSentAtMs: message.requestSentAtMs, ttlMs: hint.ttlMs, scope: hint.scope, subject: hint.subject ?? '' });
+  }
+  if (outcome.type !== 'result') return;
   const result = outcome.result as { resultType?: unknown } | null;
-  if (result !== null && typeof result === 'object' && result.resultType === 'complete') world.observe({ kind: 'listen-ended', listenId: requestId });
+  if (result !== null && typeof result === 'object' && result.resultType === 'complete') world.observe({ kind: 'listen-ended', listenId: message.requestId });
 }

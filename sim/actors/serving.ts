@@ -9,7 +9,7 @@ import { methodNotFoundCode, type ServerSession } from './server.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
-import { cancelListen, listenTagsFor, readStreamFate, serveListen, withCacheHint } from './era2026.js';
+import { cancelListen, listenTagsFor, readStreamFate, replayLater, serveListen, withCacheHint } from './era2026.js';
 import type { ListenMessage } from '../kernel/events.js';
 
 /** A request reached the server on session `generation`, sent by a client step of `cause`. */
@@ -56,12 +56,14 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
   const spelled = resource >= 0 ? world.spell(server.uris[resource]!) : null;
   const answer = server.read(request.uri, spelled, request.subject);
   let extraDelayMs = 0;
+  let hinted: ReturnType<typeof withCacheHint> = null;
   if (world.plan.era2026 !== undefined) {
     // 2026-07-28: cache hints on the result; a broken stream loses the response, or it outlives its retry.
     const fate = readStreamFate(world, session);
     if (fate === 'lost') return;
     extraDelayMs = fate;
-    answer.outcome = withCacheHint(world, session, answer.outcome);
+    hinted = withCacheHint(world, session, answer.outcome, request.subject);
+    if (hinted !== null) answer.outcome = hinted.outcome;
   }
   const network = world.plan.network;
   if (world.fires('slow-read', 'slow read?')) {
@@ -71,7 +73,11 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
     extraDelayMs = world.chooser.between('network', 'late response delay', 200, network.lateResponseDelayMsMax);
     forceCloseRace(world, resource, extraDelayMs);
   }
-  respond(world, session, cause, request, resource, answer.outcome, answer.version, answer.exists, extraDelayMs, answer.deniedSubject, null);
+  const message = respond(world, session, cause, request, resource, answer.outcome, answer.version, answer.exists, extraDelayMs, answer.deniedSubject, null);
+  if (hinted !== null) {
+    message.hint = hinted.hint;
+    replayLater(world, session, cause, message);
+  }
 }
 
 function serveList(world: WorldHost, session: ServerSession, cause: number, request: RequestMessage): void {
@@ -95,7 +101,7 @@ function respond(
   extraDelayMs: number,
   deniedSubject: number,
   list: ListPageTruth | null,
-): void {
+): ResponseMessage {
   const message: ResponseMessage = {
     kind: 'response',
     requestId: request.requestId,
@@ -110,6 +116,7 @@ function respond(
     list,
   };
   world.toClient(world.serverToClientTime(session, extraDelayMs), cause, session.generation, message);
+  return message;
 }
 
 /** late-response-after-close: the client is told to unsubscribe while this response is held back. */

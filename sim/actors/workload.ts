@@ -8,6 +8,7 @@ import { causeConnection, causeWorkload } from '../oracle.js';
 import { subjects } from './server.js';
 import { scheduleNext } from './recurring.js';
 import { scheduleFinalWrites, scheduleMutation } from './serving.js';
+import { servedSubjectOf } from './era2026.js';
 import { Kind } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 
@@ -80,10 +81,10 @@ function scheduleTask(world: WorldHost): void {
   scheduleNext(world, 'task interval', workload.taskIntervalMsMin, workload.taskIntervalMsMax, Kind.Task, 0);
 }
 
-/** The application serves a resource's cached content to the subject it reads it as. */
+/** The application serves a resource's cached content to the subject it reads it as (2026-07-28: or, by fault, another). */
 export function serve(world: WorldHost, resource: number): void {
   if (world.healing) return;
-  const subject = subjects[world.subjectOf[resource]!];
+  const subject = subjects[servedSubjectOf(world, resource)];
   world.client.command({ type: 'ServeCommanded', nowMs: world.nowMs, jitter: 0, uri: world.server.uris[resource]!, subject }, causeWorkload);
   scheduleServe(world, resource);
 }

@@ -34,13 +34,31 @@ export class WatchChecker {
     this.acked.delete(listenId);
   }
 
+  /** Does connection `generation` speak 2026-07-28? */
+  isEra(generation: number): boolean {
+    return this.eraGenerations.has(generation);
+  }
+
+  /** Is listen `listenId` live, acknowledged with `resource` on connection `generation`? */
+  isLiveListen(listenId: number, generation: number, resource: number): boolean {
+    const entries = this.acked.get(listenId);
+    if (entries === undefined) return false;
+    for (const [ackGeneration, ackResource] of entries) if (ackGeneration === generation && ackResource === resource) return true;
+    return false;
+  }
+
+  /** Is `resource` watched on connection `generation`: some live listen acknowledged with it there? */
+  isWatched(resource: number, generation: number): boolean {
+    for (const entries of this.acked.values()) {
+      for (const [ackGeneration, ackResource] of entries) if (ackGeneration === generation && ackResource === resource) return true;
+    }
+    return false;
+  }
+
   /** The client claimed `uri` watched at `timeMs` on connection `generation`. */
   judgeClaim(uri: string, generation: number, timeMs: number): void {
     if (!this.eraGenerations.has(generation)) return;
-    const resource = this.sink.resourceOf(uri);
-    for (const entries of this.acked.values()) {
-      for (const [ackGeneration, ackResource] of entries) if (ackGeneration === generation && ackResource === resource) return;
-    }
+    if (this.isWatched(this.sink.resourceOf(uri), generation)) return;
     this.sink.violate('phantom_watch', timeMs, uri, `claimed ${uri} watched, but no live listen of connection ${generation} was acknowledged with it`);
   }
 }

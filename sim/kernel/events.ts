@@ -52,6 +52,15 @@ export interface ResponseMessage {
   deniedSubject: number;
   /** resources/list pages: what the page really was. */
   list: ListPageTruth | null;
+  /** 2026-07-28 read results: the cache hint the server sent (sim/actors/era2026.ts). */
+  hint?: CacheHintTruth;
+}
+
+/** 2026-07-28: the `ttlMs` (as the spec reads it) and `cacheScope` a read result carried, and the subject it was read as. */
+export interface CacheHintTruth {
+  ttlMs: number;
+  scope: 'public' | 'private';
+  subject: string | undefined;
 }
 
 export interface NotificationMessage {
@@ -73,6 +82,8 @@ export interface ListenMessage {
   subscriptionId: number | null;
   /** Acks: the honored `resourceSubscriptions`. */
   honored: string[];
+  /** Acks (ground truth, not sent): the URI the listen asked for. */
+  requested?: string;
 }
 
 export interface RequestMessage {

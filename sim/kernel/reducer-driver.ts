@@ -12,7 +12,7 @@ import { causeConnection, causeListChanged, causeNotification, causeOldNotificat
 import type { ServerSession } from '../actors/server.js';
 import { TimerTable } from './timer-table.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
-import { listenParams, observeListenDelivery, observeListenResult, openEra } from '../actors/era2026.js';
+import { listenParams, observeEra2026Response, observeListenDelivery, openEra } from '../actors/era2026.js';
 import type { ListenCancelEffect } from './effects.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
@@ -125,7 +125,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const sessionGeneration = event.session;
     if (message.kind === 'response') {
       if (current) learnFromResponse(world.oracle, world.timeline, message, world.nowMs);
-      if (current) observeListenResult(world, message.requestId, message.outcome);
+      if (current) observeEra2026Response(world, message);
       this.step({ type: 'ResponseArrived', nowMs, jitter: 0, sessionGeneration, requestId: message.requestId, outcome: message.outcome }, event.cause, message);
       return;
     }

@@ -25,8 +25,11 @@ export type TruthEvent =
   | { kind: 'crashed'; timeMs: number }
   /** 2026-07-28: connection `generation` speaks that era; an ack holding `resource` reached the client; a listen ended. */
   | { kind: 'era2026'; generation: number }
-  | { kind: 'listen-acked'; generation: number; listenId: number; resource: number }
+  | { kind: 'listen-acked'; generation: number; listenId: number; resource: number; requested: boolean }
   | { kind: 'listen-ended'; listenId: number }
+  /** 2026-07-28: a tagged updated reached the client (current connection); the read result about to be stepped carried this hint. */
+  | { kind: 'listen-updated'; generation: number; listenId: number; resource: number; version: number }
+  | { kind: 'cache-hint'; requestSentAtMs: number; ttlMs: number; scope: 'public' | 'private'; subject: string }
   /** The quiet, healed phase began: no more faults, mutations or workload churn (convergence is judged). */
   | { kind: 'healed'; timeMs: number }
   /** The server made `spelling` as an equivalent spelling of the resource (actors/spelling.ts). */

@@ -1,0 +1,46 @@
+/**
+ * `read_your_notification` (2026-07-28, caching.mdx C4): once the client has processed an `updated` of a
+ * live, acknowledged listen that holds the resource, the cached response "should be considered immediately
+ * stale": no later serve of that resource may be of content older than the version the notification
+ * announced (the server's truth when it sent it). Binding are the notifications of the listen the client
+ * opened for that URI, acknowledged with it; those it may rightly ignore (before the ack, with a wrong or
+ * missing id, on another URI's listen whose ack was wider than asked, after the listen ended, of an old
+ * connection) set nothing. Judged against the world's deliveries (era2026-watch.ts knows which listens are live).
+ */
+import type { ViolationSink } from './sink.js';
+import type { WatchChecker } from './era2026-watch.js';
+
+export class NotificationChecker {
+  /** Per resource: the highest version a binding notification announced (0: none). */
+  private readonly floor: Int32Array;
+
+  constructor(
+    private readonly sink: ViolationSink & { checked(invariant: 'read_your_notification'): void },
+    private readonly watch: WatchChecker,
+    private readonly uris: readonly string[],
+  ) {
+    this.floor = new Int32Array(uris.length);
+  }
+
+  /** Listens whose ack held the resource they asked for: listen id -> resource. */
+  private readonly requested = new Map<number, number>();
+
+  onAckedAsRequested(listenId: number, resource: number): void {
+    this.requested.set(listenId, resource);
+  }
+
+  /** A tagged `updated` of listen `listenId` reached the client on connection `generation`. */
+  onUpdated(generation: number, listenId: number, resource: number, version: number): void {
+    if (this.requested.get(listenId) !== resource || !this.watch.isLiveListen(listenId, generation, resource)) return;
+    if (version > this.floor[resource]!) this.floor[resource] = version;
+  }
+
+  /** The client served content of truth `version` of `resource`. */
+  judgeServed(resource: number, version: number, timeMs: number): void {
+    const floor = this.floor[resource]!;
+    if (floor === 0) return;
+    this.sink.checked('read_your_notification');
+    if (version >= floor) return;
+    this.sink.violate('read_your_notification', timeMs, this.uris[resource]!, `served v${version} of ${this.uris[resource]} after processing an updated that announced v${floor}`);
+  }
+}
