@@ -101,6 +101,8 @@ interface Connection {
   /** The SDK binding of this connection (sdk-connection.ts). */
   sdk: SdkConnection;
   open: boolean;
+  /** 2026-07-28: listen acks and cancels reach the core too. */
+  listens?: boolean;
 }
 
 export class FencedResourceCache {
@@ -383,6 +385,7 @@ export class FencedResourceCache {
       this.rawCapabilities = handshake.raw as SdkServerCapabilities | undefined;
       const connected: Extract<CacheInput, { type: 'Connected' }> = { type: 'Connected', sessionGeneration: generation, capabilities: handshake.capabilities };
       if (handshake.era !== undefined) connected.era = handshake.era;
+      opened.listens = handshake.era === '2026-07-28';
       this.dispatch(connected);
     } catch (error) {
       this.opening = null;
@@ -561,7 +564,8 @@ export class FencedResourceCache {
   }
 
   private onNotification(connection: Connection, method: string, params: unknown): void {
-    if (!method.startsWith('notifications/resources/')) {
+    const listen = connection.listens === true && (method === 'notifications/subscriptions/acknowledged' || method === 'notifications/cancelled');
+    if (!method.startsWith('notifications/resources/') && !listen) {
       const counts = this.diagnosticsData.ignoredNotifications;
       const key = method.length > 100 ? method.slice(0, 100) + '…' : method;
       counts[key] = (counts[key] ?? 0) + 1;
