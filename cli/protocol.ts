@@ -2,8 +2,8 @@
  * `--protocol 2025-11-25|2026-07-28|both` (gate, replay, shrink, bench): which MCP era the interleavings
  * speak. The era is a property of the scenario (sim/scenario.ts `era`), so the flag picks the era's
  * default scenario when none is named, and refuses a named scenario of another era. Without the flag
- * nothing changes: the default stays 2025-11-25 (the 2025 golden traces hold) until the whole 2026-07-28
- * path (SDK v2 transport included) is gated.
+ * nothing changes: the default stays 2025-11-25 (the 2025 golden traces hold). `--transport sdk` runs
+ * each interleaving on its era's SDK (2026-07-28: SDK v2 on both ends).
  */
 import type { Scenario } from '../scenarios/scenario.js';
 import { findScenario } from '../scenarios/catalog.js';
@@ -28,8 +28,5 @@ export function scenarioForProtocol(named: Scenario | undefined, protocol: Proto
   if (protocol !== undefined && era !== protocol) {
     throw new UsageError(`--protocol ${protocol}: scenario ${scenario.name} speaks ${era}; pick a ${protocol} scenario (fencesim list) or leave out --scenario`, command);
   }
-  if (transport === 'sdk' && era !== '2025-11-25') {
-    throw new UsageError(`--transport sdk: scenario ${scenario.name} speaks ${era}, and the SDK transport runs 2025-11-25 only (SDK v2 is not wired yet); use --transport pure`, command);
-  }
-  return scenario;
+  return scenario; // --transport sdk runs 2026-07-28 over SDK v2 and 2025-11-25 over SDK 1.x (adapters/mcp-sdk/v2/v2-sim-world.ts)
 }

@@ -51,7 +51,8 @@ fencesim index-gate --replay S [--indexer NAME]
     --protocol E          the MCP era: 2025-11-25 (default scenario swarm), 2026-07-28 (listen, ttlMs, no
                           sessions; default scenario era2026-swarm) or both (era-both: each interleaving
                           draws its era); a --scenario of another era is refused. Also on replay, shrink
-                          and bench. 2026-07-28 runs over --transport pure only
+                          and bench. With --transport sdk, 2026-07-28 interleavings run over SDK v2 on both
+                          ends (@modelcontextprotocol/client and /server), 2025-11-25 ones over SDK 1.x
   Exit 0 when the gate passes, 1 when it fails, 4 when the self-check finds nondeterminism.`,
   replay: `fencesim replay --seed S --scenario NAME --client NAME
 fencesim replay --seed S --scenario NAME --client NAME --transport sdk
@@ -111,6 +112,7 @@ fencesim bench --strategies [--interleavings N] [--workers K] [--json]
   overlapping shards, missing shards, or a report that is missing, corrupt or refused as by fencesim report.`,
   probe: `fencesim probe --server-cmd "CMD ARGS" [--seed S] [--duration-ms MS] [--timeout-ms MS] [--quiet-ms MS]
                [--trigger "TOOL {JSON}"] [--trigger-every-ms MS] [--request-timeout-ms MS] [--content-chars-max N] [--json]
+               [--protocol auto|2025-11-25]
 fencesim probe [options] -- CMD ARGS
   Run the fenced cache against a real MCP server process over stdio (e.g. server-everything): list,
   subscribe (calling toggle-subscriber-updates when listed), observe, unsubscribe, watch for late updates,
@@ -130,6 +132,10 @@ fencesim probe [options] -- CMD ARGS
     --request-timeout-ms MS  how long the server has to answer initialize and each request (default 10000)
     --content-chars-max N  the cache's content limit, characters of one body (default 1048576)
     --json              print the report as one JSON object (fencesim.probe.v2)
+    --protocol P        auto (default): an SDK v2 Client first negotiates the era and reports it; on
+                        2026-07-28 also the cache hints per result, the listen ack and honored filter,
+                        subscription-id tagging, and what a restart does to a listen (at most a third of
+                        --timeout-ms); 2025-11-25: skip that phase
   Exit 0 passed (every invariant and expectation held and changes were observed); 1 an invariant violated,
   an expectation missed, or the run failed after initialize (timeout, trigger tool not listed); 2 bad usage;
   3 the server did not start or did not answer initialize; 4 the server declares no resources capability

@@ -69,7 +69,6 @@ export const badInputCases: BadInputCase[] = [
   { argv: [...gateRun, '--transport', 'tcp'], fragment: '--transport: unknown transport "tcp"; valid transports: pure, sdk' },
   { argv: [...gateRun, '--protocol', '2027-01-01'], fragment: '--protocol: unknown protocol "2027-01-01"; valid protocols: 2025-11-25, 2026-07-28, both' },
   { argv: [...gateRun, '--protocol', '2026-07-28', '--scenario', 'swarm'], fragment: '--protocol 2026-07-28: scenario swarm speaks 2025-11-25' },
-  { argv: [...gateRun, '--protocol', '2026-07-28', '--transport', 'sdk'], fragment: '--transport sdk: scenario era2026-swarm speaks 2026-07-28' },
   // --- replay
   { argv: ['replay'], fragment: 'missing required option --seed (or give --file replay.json)' },
   { argv: ['replay', '--seed', '1'], fragment: 'missing required option --scenario' },
@@ -149,5 +148,6 @@ export const badInputCases: BadInputCase[] = [
   { argv: ['probe', '--server-cmd', 'x', '--timeout-ms', 'abc'], fragment: '--timeout-ms: "abc" is not a number' },
   { argv: ['probe', '--server-cmd', 'x', '--quiet-ms', '-5'], fragment: '--quiet-ms: "-5" is negative' },
   { argv: ['probe', '--server-cmd', 'x', '--seed', 'nope'], fragment: '--seed: seed "nope"' },
+  { argv: ['probe', '--server-cmd', 'x', '--protocol', '2026-07-28'], fragment: '--protocol must be auto or 2025-11-25 for probe, got "2026-07-28"' },
   { argv: ['probe', '--server-cmd', 'x', '--json=yes'], fragment: '--json takes no value' },
 ];

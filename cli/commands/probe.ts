@@ -27,6 +27,7 @@ export const probeOptions = {
   'request-timeout-ms': 'milliseconds',
   'content-chars-max': 'count',
   json: 'flag',
+  protocol: 'word',
 } as const;
 
 export const probeDefaults = { durationMs: 12_000, timeoutMs: 60_000, quietMs: 6_000 };
@@ -62,6 +63,7 @@ export async function probeCommand(argv: readonly string[], io: Io): Promise<num
     timeoutMs: options['timeout-ms'] ?? probeDefaults.timeoutMs,
     quietMs: options['quiet-ms'] ?? probeDefaults.quietMs,
     faults: probeFaults,
+    protocol: probeProtocolOf(options.protocol),
   };
   const trigger = triggerOf(options.trigger, options['trigger-every-ms']);
   if (trigger !== undefined) probeOptionsResolved.trigger = trigger;
@@ -78,6 +80,12 @@ export async function probeCommand(argv: readonly string[], io: Io): Promise<num
   const health = report.health === null ? '' : `${formatHealth(report.health)}\n`;
   io.stdout(options.json === true ? `${JSON.stringify(report)}\n` : `${formatProbeReport(report)}\n${health}${verdictLine(report, code)}\n`);
   return code;
+}
+
+/** `--protocol auto` (default: negotiate with an SDK v2 Client first, probe-era.ts) or `2025-11-25` (SDK 1.x only). */
+function probeProtocolOf(value: string | undefined): 'auto' | '2025-11-25' {
+  if (value === undefined || value === 'auto' || value === '2025-11-25') return value ?? 'auto';
+  throw new UsageError(`--protocol must be auto or 2025-11-25 for probe, got ${JSON.stringify(value)}`, 'probe');
 }
 
 /** See the usage: 0 passed, 1 failed, 3 not started / no initialize answer, 4 no resources capability, 5 nothing observed. */

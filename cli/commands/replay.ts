@@ -64,8 +64,8 @@ function headerLines(result: InterleavingResult, input: RunInput, invariant: Inv
 
 /** The interleaving over the SDK transport (it runs every scenario: the actors see only the world port). */
 async function runOverSdk(input: RunInput): Promise<InterleavingResult> {
-  const { runSdkInterleaving } = await import('../../adapters/mcp-sdk/sim/sdk-sim-world.js');
-  return runSdkInterleaving(input.seed, input.scenario, input.client, { trace: true, record: true });
+  const { runSdkEraInterleaving } = await import('../../adapters/mcp-sdk/v2/v2-sim-world.js');
+  return runSdkEraInterleaving(input.seed, input.scenario, input.client, { trace: true, record: true });
 }
 
 function verdictLines(result: InterleavingResult, invariant: InvariantName | null): string[] {

@@ -3,6 +3,7 @@
  * bodies live here, keyed by canonical URI).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { SdkConnectionFactory } from './sdk-connection.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Ledger } from '../../../core/state.js';
 import type { ContentEncoding, ClientConfig, ClientEffect, ClientInput, ClientInputType, ClientUnderTest, Rejection } from '../../../core/types.js';
@@ -75,6 +76,11 @@ export interface FencedResourceCacheOptions {
   requestMeta?: (request: RequestEffect) => Record<string, unknown> | undefined;
   /** A fresh SDK Client per connection (default: `new Client({name: 'fencesim-cache', ...})`). */
   createClient?: () => Client;
+  /**
+   * The SDK binding of each connection (default: SDK 1.x with `createClient`, 2025-11-25). For MCP
+   * 2026-07-28 over SDK v2 pass `v2Connection()` (adapters/mcp-sdk/v2/v2-connection.ts).
+   */
+  connection?: SdkConnectionFactory;
   clock?: Clock;
   /** uint32 jitter per core input (default: crypto random). Inject a seeded source for simulation. */
   jitter?: () => number;

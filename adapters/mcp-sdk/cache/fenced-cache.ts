@@ -48,9 +48,10 @@
  * ```
  */
 import { randomInt } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerCapabilities as SdkServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { sdk1Connection, type ConnectionEvents, type SdkConnection } from './sdk-connection.js';
 import { referenceClient } from '../../../core/reducer.js';
 import type { Ledger } from '../../../core/state.js';
 import {
@@ -80,7 +81,7 @@ import {
   type StepListener,
 } from './cache-types.js';
 import { SET_TIMEOUT_MS_MAX, systemClock, type Clock, type TimerHandle } from '../transport/clock.js';
-import { classifyTransportError, describeError, interpretRequestFailure } from '../sim/sdk-outcomes.js';
+import { classifyTransportError, describeError } from '../sim/sdk-outcomes.js';
 import { CacheObserver } from '../observe/metrics.js';
 import type { CacheHealth } from '../../../observe/health.js';
 import { ContentLimitMemory, describeRefusal, type ContentLimitRefusal } from './content-limit.js';
@@ -90,17 +91,18 @@ export { invalidResultCode, stripMcpPrefix } from '../sim/sdk-outcomes.js';
 export type { CacheHealth, HealthReason } from '../../../observe/health.js';
 export type { CacheObserveOptions } from '../observe/metrics.js';
 export type { ContentLimitRefusal } from './content-limit.js';
+export { snapshotIdCapability, sdk1Connection, type ConnectionEvents, type ConnectionOpened, type SdkConnection, type SdkConnectionFactory } from './sdk-connection.js';
 export { ProcessGroupTransport, type ServerProcessOptions, type ServerProcessReport } from '../probe/process-group-transport.js';
 
 const RECORDS_MAX = 200;
 
-/** The experimental capability key under which a server offers the snapshot-ID list extension. */
-export const snapshotIdCapability = 'fencesim/snapshotId';
-
 interface Connection {
   generation: number;
-  client: Client;
+  /** The SDK binding of this connection (sdk-connection.ts). */
+  sdk: SdkConnection;
   open: boolean;
+  /** 2026-07-28: listen acks and cancels reach the core too. */
+  listens?: boolean;
 }
 
 export class FencedResourceCache {
@@ -184,7 +186,7 @@ export class FencedResourceCache {
     const current = this.connection;
     if (current !== null) {
       this.endConnection(current);
-      await current.client.close().catch(() => undefined);
+      await current.sdk.close().catch(() => undefined);
     }
     return this.connectNow();
   }
@@ -199,12 +201,12 @@ export class FencedResourceCache {
     if (opening !== null) {
       // Abort a connection still in `initialize`: closing its client rejects the handshake.
       opening.open = false;
-      await opening.client.close().catch(() => undefined);
+      await opening.sdk.close().catch(() => undefined);
     }
     const current = this.connection;
     if (current !== null) {
       this.endConnection(current);
-      await current.client.close().catch(() => undefined);
+      await current.sdk.close().catch(() => undefined);
     }
     this.clearTimers();
   }
@@ -222,9 +224,9 @@ export class FencedResourceCache {
     return this.connection?.generation ?? null;
   }
 
-  /** The SDK Client of the current connection (e.g. to call tools), or null. */
+  /** The SDK Client of the current connection (e.g. to call tools), or null (a v2 `Client` with the v2 binding). */
   get client(): Client | null {
-    return this.connection?.client ?? null;
+    return (this.connection?.sdk.client as Client | undefined) ?? null;
   }
 
   /** The capabilities the server declared in `initialize` (raw SDK shape). */
@@ -371,40 +373,45 @@ export class FencedResourceCache {
         await transport.close().catch(() => undefined);
         throw new Error('FencedResourceCache closed while connecting');
       }
-      const client = this.options.createClient?.() ?? new Client({ name: 'fencesim-cache', version: '0.1.0' }, { capabilities: {} });
-      const opened: Connection = { generation, client, open: true };
+      const opened = { generation, open: true } as Connection;
+      opened.sdk = (this.options.connection ?? sdk1Connection(this.options.createClient))(this.eventsOf(opened));
       connection = opened;
       this.opening = opened;
-      client.onerror = (error) => this.recordTransportError(generation, error);
-      client.onclose = () => this.onConnectionClosed(opened);
-      client.fallbackNotificationHandler = async (notification) => this.onNotification(opened, notification.method, notification.params);
-      await client.connect(transport, this.requestOptions);
+      const handshake = await opened.sdk.open(transport, this.requestOptions);
       this.opening = null;
       if (!opened.open || this.isClosed) throw new Error('the connection closed during initialize');
       this.connection = opened;
       this.reconnectAttempts = 0;
-      const capabilities = client.getServerCapabilities();
-      this.rawCapabilities = capabilities;
-      this.dispatch({
-        type: 'Connected',
-        sessionGeneration: generation,
-        capabilities: {
-          resources: capabilities?.resources !== undefined,
-          subscribe: capabilities?.resources?.subscribe === true,
-          listChanged: capabilities?.resources?.listChanged === true,
-          snapshotId: capabilities?.experimental?.[snapshotIdCapability] !== undefined,
-        },
-      });
+      this.rawCapabilities = handshake.raw as SdkServerCapabilities | undefined;
+      const connected: Extract<CacheInput, { type: 'Connected' }> = { type: 'Connected', sessionGeneration: generation, capabilities: handshake.capabilities };
+      if (handshake.era !== undefined) connected.era = handshake.era;
+      opened.listens = handshake.era === '2026-07-28';
+      this.dispatch(connected);
     } catch (error) {
       this.opening = null;
       this.pushBounded(this.diagnosticsData.connectFailures, { atMs: this.clock.nowMs(), message: describeError(error) });
       if (connection !== null) {
         connection.open = false;
-        await connection.client.close().catch(() => undefined);
+        await connection.sdk.close().catch(() => undefined);
       }
       this.scheduleReconnect();
       throw error;
     }
+  }
+
+  /** What the SDK binding of `connection` reports, bound to that session. */
+  private eventsOf(connection: Connection): ConnectionEvents {
+    return {
+      notification: (method, params) => this.onNotification(connection, method, params),
+      respond: (effect, outcome) => {
+        if (effect.method === 'resources/read' && outcome.type === 'result') this.contentLimit.observeRead(effect.uri, outcome.result, this.clock.nowMs());
+        this.respond(connection, effect, outcome);
+      },
+      closedInFlight: () => void this.diagnosticsData.closedInFlight++,
+      rejection: (rejection) => this.adapterRejection(rejection),
+      error: (error) => this.recordTransportError(connection.generation, error),
+      closed: () => this.onConnectionClosed(connection),
+    };
   }
 
   private onConnectionClosed(connection: Connection): void {
@@ -492,6 +499,9 @@ export class FencedResourceCache {
       case 'TimerArmed':
         this.armTimer(effect.timer, effect.deadlineMs);
         break;
+      case 'ListenCancelled':
+        if (this.connection?.generation === effect.sessionGeneration) this.connection.sdk.cancelListen?.(effect.requestId);
+        break;
       case 'VersionAccepted':
         this.contentStore.set(effect.uri, { digest: effect.digest, text: effect.text, encoding: effect.encoding, mimeType: effect.mimeType });
         break;
@@ -541,52 +551,12 @@ export class FencedResourceCache {
       this.diagnosticsData.requestsWithoutConnection++;
       return;
     }
-    const client = connection.client;
-    const options = this.requestOptions;
     const held = effect.method === 'resources/read' ? this.contentLimit.holdRead(effect.uri, this.clock.nowMs()) : null;
     if (held !== null) {
       void Promise.resolve().then(() => this.respond(connection, effect, held)); // answered like a response: after this step
       return;
     }
-    const meta = this.options.requestMeta?.(effect);
-    const withMeta = <T extends object>(params: T): T => (meta === undefined ? params : { ...params, _meta: meta });
-    let pending: Promise<unknown>;
-    switch (effect.method) {
-      case 'resources/read':
-        pending = client.readResource(withMeta({ uri: effect.uri }), options);
-        break;
-      case 'resources/subscribe':
-        pending = client.subscribeResource(withMeta({ uri: effect.uri }), options);
-        break;
-      case 'resources/unsubscribe':
-        pending = client.unsubscribeResource(withMeta({ uri: effect.uri }), options);
-        break;
-      case 'resources/list':
-        if (effect.cursor === undefined) pending = client.listResources(meta === undefined ? undefined : { _meta: meta }, options);
-        else pending = client.listResources(withMeta({ cursor: effect.cursor }), options);
-        break;
-      case 'subscriptions/listen':
-        // Only on 2026-07-28 connections (SDK v2); this cache connects SDK 1.x, whose era is 2025-11-25.
-        pending = Promise.reject(new Error('subscriptions/listen needs a 2026-07-28 connection (SDK v2)'));
-        break;
-    }
-    pending.then(
-      (result) => {
-        if (effect.method === 'resources/read') this.contentLimit.observeRead(effect.uri, result, this.clock.nowMs());
-        this.respond(connection, effect, { type: 'result', result });
-      },
-      (error: unknown) => this.onRequestFailed(connection, effect, error),
-    );
-  }
-
-  private onRequestFailed(connection: Connection, effect: RequestEffect, error: unknown): void {
-    const failure = interpretRequestFailure(effect.method, error, connection.open);
-    if (failure.type === 'not-a-response') {
-      this.diagnosticsData.closedInFlight++;
-      return;
-    }
-    if (failure.rejection !== null) this.adapterRejection(failure.rejection);
-    this.respond(connection, effect, failure.outcome);
+    connection.sdk.send(effect, this.options.requestMeta?.(effect), this.requestOptions, () => connection.open);
   }
 
   private respond(connection: Connection, effect: RequestEffect, outcome: ResponseOutcome): void {
@@ -594,7 +564,8 @@ export class FencedResourceCache {
   }
 
   private onNotification(connection: Connection, method: string, params: unknown): void {
-    if (!method.startsWith('notifications/resources/')) {
+    const listen = connection.listens === true && (method === 'notifications/subscriptions/acknowledged' || method === 'notifications/cancelled');
+    if (!method.startsWith('notifications/resources/') && !listen) {
       const counts = this.diagnosticsData.ignoredNotifications;
       const key = method.length > 100 ? method.slice(0, 100) + '…' : method;
       counts[key] = (counts[key] ?? 0) + 1;

@@ -2,6 +2,26 @@
 import type { ProbeCheck } from './probe-checks.js';
 import type { ProbeReport } from './probe-types.js';
 import { stderrSummaryLines } from './stderr-tail.js';
+import type { EraListen, EraProbeReport } from './probe-era.js';
+
+/** The era phase (probe-era.ts) as text. */
+function formatEra(era: EraProbeReport): string[] {
+  const lines = [`era (SDK v2 Client, versionNegotiation auto): ${era.protocolVersion ?? 'not negotiated'} (${era.era ?? '?'})${era.connectMs === null ? '' : `, connect ${era.connectMs} ms`}${era.error === null ? '' : `; error: ${era.error}`}`];
+  if (era.era !== 'modern') return lines;
+  for (const hint of era.hints) lines.push(`  ${hint.method}${hint.uri === null ? '' : ` ${hint.uri}`}: ttlMs ${JSON.stringify(hint.ttlMs)}, cacheScope ${JSON.stringify(hint.cacheScope)}`);
+  const listen = (label: string, value: EraListen | null): string =>
+    value === null
+      ? `  ${label}: not done`
+      : `  ${label}: ack after ${value.ackMs ?? '?'} ms, honored filter ${value.filter}; updates ${value.updates}: tagged with its id ${value.tagged}, untagged ${value.untagged}, other id ${value.otherTag}`;
+  lines.push(listen('listen', era.listen));
+  const restart = era.restart;
+  if (restart !== null) {
+    lines.push(`  restart: old listen closed ${JSON.stringify(restart.oldListenClosed)}; updates before a new listen ${restart.updatesBeforeRelisten}`);
+    lines.push(listen('  re-listen', restart.relisten));
+  }
+  lines.push(`  server processes started by the era phase ${era.processes}, all gone: ${era.processesGone}`);
+  return lines;
+}
 
 export function formatProbeReport(report: ProbeReport): string {
   const lines: string[] = [];
@@ -10,6 +30,7 @@ export function formatProbeReport(report: ProbeReport): string {
   lines.push(`  seed ${spec.seed}, observe ${spec.durationMs} ms, quiet ${spec.quietMs} ms, grace ${spec.graceMs} ms, request timeout ${spec.requestTimeoutMs} ms, timeout ${spec.timeoutMs} ms, content limit ${spec.contentCharsMax} chars`);
   lines.push(`  faults on incoming resource notifications: ${formatFaults(report)}`);
   lines.push(`outcome: ${report.outcome.toUpperCase()} in ${(report.elapsedMs / 1000).toFixed(1)} s${report.error === null ? '' : ` (${report.error})`}`);
+  if (report.era !== null) lines.push(...formatEra(report.era));
   lines.push('');
   const server = report.server;
   lines.push(`server: ${server.name ?? '?'} ${server.version ?? '?'}, pid ${server.pid ?? 'none (not started)'}, connect + initialize ${server.connectMs === null ? 'not completed' : `${server.connectMs} ms`}`);

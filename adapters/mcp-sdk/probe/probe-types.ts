@@ -4,6 +4,7 @@ import type { CacheHealth } from '../../../observe/health.js';
 import type { IncomingFaults } from '../transport/fault-transport.js';
 import type { ServerProcessReport } from './process-group-transport.js';
 import type { ProbeTrigger, TriggerRecord } from './trigger.js';
+import type { EraProbeReport } from './probe-era.js';
 
 export interface ProbeOptions {
   /** The server command line, e.g. [process.execPath, '/path/to/dist/index.js', 'stdio']. */
@@ -32,6 +33,12 @@ export interface ProbeOptions {
   /** A stdout line longer than this is skipped and reported (bytes, default 10 MiB). */
   lineBytesMax?: number;
   env?: Record<string, string>;
+  /**
+   * 'auto' (the CLI's default): an SDK v2 Client first negotiates the era and, on 2026-07-28, probes listen,
+   * tags, cache hints and a restart (probe-era.ts), then the 2025-11-25 probe runs. '2025-11-25' (the
+   * default here): the 2025-11-25 probe only.
+   */
+  protocol?: 'auto' | '2025-11-25';
 }
 
 export interface ProbeCheck {
@@ -80,10 +87,12 @@ export type ProbeOutcome = 'passed' | 'nothing-observed' | 'no-resources' | 'fai
 
 export interface ProbeReport {
   schema: 'fencesim.probe.v2';
-  spec: Required<Omit<ProbeOptions, 'env' | 'uris' | 'faults' | 'trigger'>> & { uris: string[] | null; faults: IncomingFaults; trigger: ProbeTrigger | null };
+  spec: Required<Omit<ProbeOptions, 'env' | 'uris' | 'faults' | 'trigger' | 'protocol'>> & { uris: string[] | null; faults: IncomingFaults; trigger: ProbeTrigger | null };
   outcome: ProbeOutcome;
   error: string | null;
   elapsedMs: number;
+  /** The era phase (`protocol: 'auto'`), or null when it did not run. */
+  era: EraProbeReport | null;
   server: {
     pid: number | null;
     name: string | null;

@@ -19,6 +19,7 @@ import { ProbeRecorder } from './probe-checks.js';
 import { probeBody, ProbeVerdict } from './probe-body.js';
 import { ProcessGroupTransport } from './process-group-transport.js';
 import { processGroupMembers } from './process-group.js';
+import { probeEra } from './probe-era.js';
 import type { FenceDecision, ProbeOptions, ProbeReport } from './probe-types.js';
 
 export { formatProbeReport } from './probe-format.js';
@@ -33,6 +34,26 @@ const FENCE_TYPES = new Set<ClientEffect['type']>(['VersionAccepted', 'StaleRece
 class ProbeTimeout extends Error {}
 
 export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
+  if (options.protocol !== undefined && options.protocol !== 'auto' && options.protocol !== '2025-11-25') {
+    throw new TypeError(`probe: protocol must be "auto" or "2025-11-25", got ${JSON.stringify(options.protocol)}`);
+  }
+  if (options.protocol !== 'auto') return runProbe2025(options);
+  validateProbeOptions(options, { ...noIncomingFaults, ...options.faults });
+  // The era phase gets at most a third of the time (and 20 s); the 2025-11-25 probe the rest.
+  const startMs = systemClock.nowMs();
+  const requestTimeoutMs = Math.min(options.requestTimeoutMs ?? 10_000, Math.max(1, Math.floor(options.timeoutMs / 6)));
+  const eraReport = await probeEra({ serverCommand: options.serverCommand, env: options.env, budgetMs: Math.min(20_000, Math.floor(options.timeoutMs / 3)), requestTimeoutMs, uris: options.uris, trigger: options.trigger });
+  const eraMs = systemClock.nowMs() - startMs;
+  const report = await runProbe2025({ ...options, timeoutMs: Math.max(1, options.timeoutMs - eraMs) });
+  report.spec.timeoutMs = options.timeoutMs;
+  report.era = eraReport;
+  report.elapsedMs += eraMs;
+  if (!eraReport.processesGone) report.cleanup.processGone = false;
+  return report;
+}
+
+/** The 2025-11-25 probe: the fenced cache over SDK 1.x. */
+async function runProbe2025(options: ProbeOptions): Promise<ProbeReport> {
   const clock: Clock = systemClock;
   const startMs = clock.nowMs();
   const at = (): number => clock.nowMs() - startMs;
@@ -175,6 +196,7 @@ function emptyReport(options: ProbeOptions, faults: IncomingFaults): ProbeReport
     outcome: 'passed',
     error: null,
     elapsedMs: 0,
+    era: null,
     server: { pid: null, name: null, version: null, capabilities: null, coreCapabilities: null, connectMs: null, process: null },
     listing: { pages: [], resources: 0, duplicateUris: 0, firstUris: [], walkMs: null, endedAtPagesMax: false, invalidCursor: { behaviour: 'not-tested', code: null, detail: '' }, error: null },
     discovery: { catalogs: [], abandoned: [] },

@@ -10,7 +10,7 @@ import { firstDivergence, type DeterminismCheck, type DeterminismMismatch } from
 import { GateAccumulator, type ProgressSink, type RunSpec } from '../../../sim/gate.js';
 import { InterleavingCrash, type InterleavingResult } from '../../../sim/kernel/interleaving.js';
 import { deriveSeed } from '../../../sim/prng.js';
-import { runSdkInterleaving } from './sdk-sim-world.js';
+import { runSdkEraInterleaving as runSdkInterleaving } from '../v2/v2-sim-world.js';
 
 
 /** One interleaving of an async world (the SDK transport, a module client). */

@@ -19,6 +19,7 @@ import { jitterFor, mix } from '../../../sim/kernel/step-truth.js';
 import type { VirtualClock } from '../transport/clock.js';
 import { FencedResourceCache } from '../cache/fenced-cache.js';
 import { StepJudge } from './sdk-sim-judge.js';
+import type { SdkConnectionFactory } from '../cache/sdk-connection.js';
 import { unusedJsonSchemaValidator } from './sdk-sim-link.js';
 
 /** `_meta` keys of a request: the client's request id and the subject it reads as (never shown to the client). */
@@ -69,6 +70,8 @@ export class CacheDriver implements ClientDriver {
     private readonly world: CacheWorld,
     private readonly client: ClientUnderTest<any>,
     private readonly config: ClientConfig,
+    /** The cache's SDK binding (default: SDK 1.x, the Client below). */
+    private readonly connection?: SdkConnectionFactory,
   ) {
     this.judge = new StepJudge(world.oracle, world.timeline);
     this.cache = this.start(undefined);
@@ -147,6 +150,7 @@ export class CacheDriver implements ClientDriver {
       createClient: () => new Client({ name: 'fencesim-sim-client', version: '0.1.0' }, { capabilities: {}, jsonSchemaValidator: unusedJsonSchemaValidator }),
       requestMeta: (request) => (request.subject === undefined ? { [requestIdMetaKey]: request.requestId } : { [requestIdMetaKey]: request.requestId, [subjectMetaKey]: request.subject }),
       connect: () => world.openLink(),
+      ...(this.connection === undefined ? {} : { connection: this.connection }),
     });
     // A crashed cache's last steps (its Disconnected, a timer before close) are not the client's any more.
     cache.onStep((input, effects) => world.guard(() => cache === this.cache && this.step(input, effects)));

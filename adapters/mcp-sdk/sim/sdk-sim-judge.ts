@@ -15,6 +15,7 @@ import type { NotificationMessage, ResponseMessage } from '../../../sim/kernel/e
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload, type Oracle, type StepTruth } from '../../../sim/oracle.js';
 import type { Timeline } from '../../../sim/timeline.js';
 import { fillStepTruth, learnFromResponse, newStepTruth } from '../../../sim/kernel/step-truth.js';
+import { subscriptionIdMetaKey } from '../../../core/era.js';
 
 export interface RequestRecord {
   cause: number;
@@ -37,6 +38,12 @@ export interface StepContext {
 
 export class StepJudge implements EffectPort {
   steps = 0;
+  /**
+   * The client end may drop a delivered update without surfacing it (the SDK v2 Client does during its era
+   * negotiation): the next update it surfaces is matched past the dropped ones, which are discarded (never
+   * observed as notified). Off (SDK 1.x): every delivered update must surface, in order.
+   */
+  dropsUnsurfaced = false;
   private readonly requests = new Map<unknown, RequestRecord>();
   private readonly timerCauses = new Map<string, number>();
   /** Per session generation: notifications handed to its client end and not yet stepped, in order. */
@@ -103,13 +110,15 @@ export class StepJudge implements EffectPort {
   }
 
   private notificationArrived(input: Extract<ClientInput, { type: 'NotificationArrived' }>, generation: number, current: boolean): number {
-    const truth = this.notificationsInFlight[generation]?.shift();
+    const truth = takeDelivered(this.notificationsInFlight[generation], input, this.dropsUnsurfaced);
     const uri = (input.params as { uri?: unknown } | undefined)?.uri;
-    if (truth === undefined || (truth.listChanged ? input.method !== 'notifications/resources/list_changed' : uri !== truth.uri)) {
+    if (truth === undefined || (truth.listChanged ? input.method !== 'notifications/resources/list_changed' : !isListenControl(truth) && uri !== truth.uri)) {
       const expected = truth === undefined ? 'none' : truth.listChanged ? 'list_changed' : truth.uri;
       throw new Error(`SDK world: ${String(input.method)} ${String(uri)} on session ${input.sessionGeneration} does not match the next notification delivered (${expected})`);
     }
     if (truth.listChanged) return current ? causeListChanged : causeOldNotification;
+    // A 2026 ack (or remote cancel) answers the listen: it keeps the cause of the step that sent it (as the pure world does).
+    if (isListenControl(truth)) return current ? (this.requests.get(listenIdOf(input))?.cause ?? causeNotification) : causeOldNotification;
     this.oracle.observe({ kind: 'notified', resource: truth.resource, version: truth.version, current });
     return current ? causeNotification : causeOldNotification;
   }
@@ -121,4 +130,44 @@ export class StepJudge implements EffectPort {
   timer(effect: TimerEffect, cause: number): void {
     this.timerCauses.set(timerKeyOf(effect), cause);
   }
+}
+
+/** A 2026-07-28 ack or cancel: the SDK v2 Client consumes these and its binding reports them (maybe later). */
+function isListenControl(truth: NotificationMessage): boolean {
+  return truth.listen !== undefined && truth.listen.method !== 'notifications/resources/updated';
+}
+
+/** The core's listen id a control notification names (ack: `_meta` subscription id; cancel: `requestId`). */
+function listenIdOf(input: Extract<ClientInput, { type: 'NotificationArrived' }>): unknown {
+  const params = (input.params ?? {}) as { requestId?: unknown; _meta?: Record<string, unknown> };
+  return input.method === 'notifications/cancelled' ? params.requestId : params._meta?.[subscriptionIdMetaKey];
+}
+
+/**
+ * The delivered notification a step reports, taken from the session's queue. Updates and list_changed are
+ * handed to the client in delivery order (the first one that is not a listen control message). A listen
+ * control message is matched by method and listen id wherever it is: the SDK v2 Client consumes acks and
+ * cancels itself (a duplicate never surfaces) and its binding reports them a few promise jobs later.
+ */
+function takeDelivered(queue: NotificationMessage[] | undefined, input: Extract<ClientInput, { type: 'NotificationArrived' }>, dropsUnsurfaced: boolean): NotificationMessage | undefined {
+  if (queue === undefined) return undefined;
+  const control = input.method === 'notifications/subscriptions/acknowledged' || input.method === 'notifications/cancelled';
+  const id = control ? listenIdOf(input) : undefined;
+  const uri = (input.params as { uri?: unknown } | undefined)?.uri;
+  let first = -1;
+  for (let index = 0; index < queue.length; index++) {
+    const truth = queue[index]!;
+    if (isListenControl(truth) !== control) continue;
+    if (control && (truth.listen!.method !== input.method || truth.listen!.subscriptionId !== id)) continue;
+    if (first < 0) first = index;
+    const matches = control || (truth.listChanged ? input.method === 'notifications/resources/list_changed' : input.method !== 'notifications/resources/list_changed' && truth.uri === uri);
+    if (!matches && !dropsUnsurfaced) break;
+    if (!matches) continue;
+    // Updates before this one that never surfaced were dropped by the client end.
+    if (!control) for (let dropped = index - 1; dropped >= first; dropped--) if (!isListenControl(queue[dropped]!)) queue.splice(dropped, 1);
+    queue.splice(control ? index : queue.indexOf(truth), 1);
+    return truth;
+  }
+  if (first >= 0 && !control) return queue.splice(first, 1)[0]; // a mismatch: the caller reports it
+  return undefined;
 }

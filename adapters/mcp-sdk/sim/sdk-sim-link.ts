@@ -31,15 +31,29 @@ export type ResponsePlan = { deliverAtMs: number } | null;
 /** What the world answered to one request: the result or error, and its delivery plan. */
 export type ServedAnswer = { outcome: { type: 'result'; result: unknown } | { type: 'error'; code: number; message: string; data?: unknown }; plan: ResponsePlan };
 
-export type SimRequestMethod = 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe' | 'resources/list';
+export type SimRequestMethod = 'resources/read' | 'resources/subscribe' | 'resources/unsubscribe' | 'resources/list' | 'subscriptions/listen' | 'notifications/cancelled';
+
+/** What a host needs of a link: its session (an SDK 1.x `SimLink`, or the SDK v2 link of adapters/mcp-sdk/v2). */
+export interface SessionLink {
+  readonly generation: number;
+}
+
+/** What a world does with a link of either SDK (SimLink here, V2SimLink in adapters/mcp-sdk/v2). */
+export interface WorldLink extends SessionLink {
+  readonly clientSide: VirtualTransport;
+  connectServer(): Promise<void>;
+  notify(truth: NotificationMessage, deliverAtMs: number): boolean;
+  strand(truth: NotificationMessage): void;
+  close(reason: string): void;
+}
 
 export interface SimLinkHost {
   /** Answers one request that reached the server of `link` (at the current virtual time). */
-  serve(link: SimLink, method: SimRequestMethod, params: Record<string, unknown>, jsonRpcId: string | number): ServedAnswer;
+  serve(link: SessionLink, method: SimRequestMethod, params: Record<string, unknown>, jsonRpcId: string | number): ServedAnswer;
   /** Delay of a message without a plan: client-to-server latency, or the default server-to-client path. */
-  route(link: SimLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): number;
+  route(link: SessionLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): number;
   /** A message is handed to a receiving end (for notifications: with their ground truth). */
-  delivered(link: SimLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, message: JSONRPCMessage): void;
+  delivered(link: SessionLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, message: JSONRPCMessage): void;
 }
 
 /** A JSON Schema validator that is never used (no tools in the simulated world); saves building Ajv per connection. */

@@ -36,7 +36,8 @@ import { WorldCore } from '../../../sim/kernel/world-core.js';
 import { ResponseCapture } from './response-capture.js';
 import { VirtualClock } from '../transport/clock.js';
 import { CacheDriver, requestIdMetaKey, subjectMetaKey, type CacheWorld } from './sdk-sim-driver.js';
-import { SimLink, type ServedAnswer, type SimLinkHost, type SimRequestMethod } from './sdk-sim-link.js';
+import { SimLink, type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WorldLink } from './sdk-sim-link.js';
+import type { SdkConnectionFactory } from '../cache/sdk-connection.js';
 import type { LinkDirection, MessageKind } from '../transport/virtual-transport.js';
 
 export { requestIdMetaKey, sdkRequestTimeoutMs, subjectMetaKey } from './sdk-sim-driver.js';
@@ -63,14 +64,15 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
   ended = false;
 
   /** By session generation (index 0 unused). */
-  private readonly links: Array<SimLink | undefined> = [];
+  protected readonly links: Array<WorldLink | undefined> = [];
   private readonly responses = new ResponseCapture('SDK world');
   /** A programmer error seen inside an SDK callback (which would otherwise swallow it). */
   private failure: unknown = null;
 
-  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest<any>, scenario: Scenario, trace: boolean) {
+  /** `connection`: the cache's SDK binding (default SDK 1.x; the 2026-07-28 world passes the v2 one). */
+  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest<any>, scenario: Scenario, trace: boolean, connection?: SdkConnectionFactory) {
     super(seed, plan, chooser, trace);
-    this.client = new CacheDriver(this, client, { ...defaultClientConfig, ...scenario.clientConfig });
+    this.client = new CacheDriver(this, client, { ...defaultClientConfig, ...scenario.clientConfig }, connection);
   }
 
   get nowMs(): number {
@@ -119,10 +121,15 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
   /** The cache's `connect`: a new session on the server model and a new link with its own SDK Server. */
   async openLink(): Promise<Transport> {
     const generation = this.openSession().generation;
-    const link = new SimLink({ scheduler: this.clock, generation, capabilities: this.capabilities, host: this });
+    const link = this.createLink(generation);
     this.links[generation] = link;
     await link.connectServer();
     return link.clientSide;
+  }
+
+  /** The link of a new session (an SDK 1.x Server end here). */
+  protected createLink(generation: number): WorldLink {
+    return new SimLink({ scheduler: this.clock, generation, capabilities: this.capabilities, host: this });
   }
 
   closeLink(generation: number, reason: string): void {
@@ -139,7 +146,7 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
 
   // -- the host of the SDK Server (sdk-sim-link.ts) --------------------------------------------------
 
-  serve(link: SimLink, method: SimRequestMethod, params: Record<string, unknown>): ServedAnswer {
+  serve(link: SessionLink, method: SimRequestMethod, params: Record<string, unknown>): ServedAnswer {
     const meta = (params._meta ?? {}) as Record<string, unknown>;
     const requestId = typeof meta[requestIdMetaKey] === 'number' ? (meta[requestIdMetaKey] as number) : -1;
     const record = this.client.judge.requestRecord(requestId);
@@ -154,13 +161,13 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
     return this.responses.serve(this, link.generation, record?.cause ?? causeWorkload, request, record);
   }
 
-  route(link: SimLink, direction: LinkDirection): number {
+  route(link: SessionLink, direction: LinkDirection): number {
     const session = this.server.sessions[link.generation]!;
     if (direction === 'to-client') return this.serverToClientTime(session, 0) - this.nowMs;
     return this.clientToServerTime(session) - this.nowMs;
   }
 
-  delivered(link: SimLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null): void {
+  delivered(link: SessionLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, _message?: unknown): void {
     this.events++;
     this.traceHash = mix(mix(this.traceHash, this.nowMs), (direction === 'to-client' ? 10 : 20) + kindCodes[kind]);
     if (truth !== null) this.client.judge.notificationDelivered(link.generation, truth);
