@@ -6,6 +6,7 @@
  * Rendered from report.json only (see digest.ts), like every other report.
  */
 import { indexerMarkdown } from './indexer-render.js';
+import { observeMarkdown } from './observe-markdown.js';
 import {
   determinismOf,
   determinismText,
@@ -52,6 +53,7 @@ export function renderMarkdown(report: Report, options: RenderOptions = {}): str
     sometimesSection(report),
     coverageSection(report),
     totalsSection(report),
+    observeMarkdown(report),
     indexerMarkdown(report),
   ];
   return `${blocks.filter((block) => block !== '').join('\n\n')}\n`;
