@@ -4,30 +4,12 @@
  * one millisecond before, counted from the `ttlMs` of the accepted result.
  */
 import { describe, expect, it } from 'vitest';
-import { subscriptionIdMetaKey } from '../core/era.js';
 import { capabilitiesSubscribe, contentOutcome, responded, subscribeCommanded } from '../core/testing.js';
-import type { ClientInput, ResponseOutcome } from '../core/types.js';
 import { formatHealth, healthOf } from './health.js';
-import { Run } from './testing.js';
+import { ack2026 as ack, connected2026, content2026 as content, Run, serve } from './testing.js';
 
 const A = 'file:///a.txt';
 const B = 'https://example.com/b';
-
-function connected2026(nowMs: number, generation: number): ClientInput {
-  return { type: 'Connected', nowMs, jitter: 0, sessionGeneration: generation, capabilities: capabilitiesSubscribe, era: '2026-07-28' };
-}
-
-function ack(nowMs: number, id: number, uris: string[]): ClientInput {
-  const params = { notifications: { resourceSubscriptions: uris }, _meta: { [subscriptionIdMetaKey]: id } };
-  return { type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration: 1, method: 'notifications/subscriptions/acknowledged', params };
-}
-
-function content(uri: string, text: string, ttlMs: unknown): ResponseOutcome {
-  const outcome = contentOutcome(uri, text) as { type: 'result'; result: Record<string, unknown> };
-  return { type: 'result', result: { ...outcome.result, ttlMs, cacheScope: 'private' } };
-}
-
-const serve = (nowMs: number, uri: string): ClientInput => ({ type: 'ServeCommanded', nowMs, jitter: 0, uri, subject: 'default' });
 
 describe('the fold on 2026-07-28 connections', () => {
   it('counts listens and acks by honored filter, and serves past TTL from the receipt of the accepted result', () => {
