@@ -3,11 +3,25 @@
  * unvalidated notification methods) onto a closed set listed in instruments.ts.
  */
 import type { ClientEffect, ReadReason } from '../core/types.js';
-import { rejectionKinds, type notificationFates, type notificationKinds, type refusalReasons } from './instruments.js';
+import { rejectionKinds, type ackFilters, type notificationFates, type notificationKinds, type refusalReasons } from './instruments.js';
 
 export type NotificationKind = (typeof notificationKinds)[number];
 export type NotificationFate = (typeof notificationFates)[number];
 export type RefusalReason = (typeof refusalReasons)[number];
+export type AckFilter = (typeof ackFilters)[number];
+
+/**
+ * What a 2026-07-28 ack's step did: started the watch (the honored filter held the URI), cancelled the listen
+ * and polled the URI (the filter left it out), or nothing (no listen waiting for it: an audit, or malformed).
+ */
+export function ackFilterOf(effects: readonly ClientEffect[]): AckFilter {
+  let started = false;
+  for (const effect of effects) {
+    if (effect.type === 'ListenCancelled') return 'narrowed';
+    if (effect.type === 'Transitioned' && effect.event === 'subscribe_acked') started = true;
+  }
+  return started ? 'honored' : 'ignored';
+}
 
 export function notificationKind(method: unknown): NotificationKind {
   if (method === 'notifications/resources/updated') return 'updated';

@@ -10,8 +10,10 @@
  * when each was acked (or put in polling mode) in the new session, incomplete when `resubscriptionDeadlineMs`
  * passes first, interrupted when the session ends first (no fault of the client's).
  */
+import { era2026 } from '../core/era.js';
+import { cacheHintOf } from '../core/ttl.js';
 import type { ClientEffect, ClientInput } from '../core/types.js';
-import { classifyRefusal, classifyRejection, notificationFate, notificationKind, readReasonLabel } from './classify.js';
+import { ackFilterOf, classifyRefusal, classifyRejection, notificationFate, notificationKind, readReasonLabel } from './classify.js';
 import { ObserveDraft, type Measurement, type ObserveState, type RoundSummary } from './state.js';
 
 export interface FoldResult {
@@ -41,7 +43,11 @@ export function foldStep(state: ObserveState, input: ClientInput, effects: reado
       onUnsubscribeCommanded(d, uriOf(effects) ?? input.uri);
       break;
     case 'NotificationArrived':
+      if (input.method === 'notifications/subscriptions/acknowledged') onAck(d, effects);
       onNotification(d, input, effects);
+      break;
+    case 'ServeCommanded':
+      onServeCommanded(d, input, effects);
       break;
     case 'AuthorizationChanged':
       if (input.allowed === false) onRevocationEvent(d, input, effects);
@@ -74,6 +80,7 @@ function onConnected(d: ObserveDraft, input: Input<'Connected'>): void {
   d.s.everConnected = true;
   d.s.sessionGeneration = input.sessionGeneration;
   d.s.subscribeCapability = input.capabilities?.subscribe === true;
+  d.s.era2026 = input.era === era2026;
   d.s.live = {};
   dropRequestsBefore(d, input.sessionGeneration);
   if (d.s.round !== null) closeRound(d, 'interrupted');
@@ -144,8 +151,30 @@ function onRevocationEvent(d: ObserveDraft, input: Input<'AuthorizationChanged'>
   if (learned !== undefined && learned.uri !== input.uri) d.edit('revoked')[input.subject + ' ' + input.uri] = true;
 }
 
+/** 2026-07-28: an ack starts a watch (honored), or leaves its URI polled (narrowed), or finds no listen waiting (ignored). */
+function onAck(d: ObserveDraft, effects: readonly ClientEffect[]): void {
+  const filter = ackFilterOf(effects);
+  d.measure('listenAcks', 1, { 'fencesim.ack.filter': filter });
+  if (filter === 'narrowed') d.bucket().listenAcksNarrowed++;
+}
+
+/** 2026-07-28: a serve at or after the accepted entry's TTL from receipt (the core refuses it and re-fetches). */
+function onServeCommanded(d: ObserveDraft, input: Input<'ServeCommanded'>, effects: readonly ClientEffect[]): void {
+  const uri = servedUri(effects) ?? input.uri;
+  const freshUntilMs = d.s.accepted[uri]?.freshUntilMs;
+  if (freshUntilMs === undefined || d.nowMs < freshUntilMs) return;
+  d.measure('ttlExpiredServes', 1, {}, uri);
+  d.bucket().ttlExpiredServes++;
+}
+
+interface Responding {
+  reason: string | null;
+  /** 2026-07-28 results: receipt plus the effective `ttlMs`. */
+  freshUntilMs: number | null;
+}
+
 /** The request a response answers (removed from the pending set); subscribe outcomes are counted here. */
-function responseOf(d: ObserveDraft, input: Input<'ResponseArrived'>): { reason: string | null } | null {
+function responseOf(d: ObserveDraft, input: Input<'ResponseArrived'>): Responding | null {
   const id = pendingKey(input.requestId);
   const request = d.s.pending[id];
   if (request === undefined) return null;
@@ -157,12 +186,13 @@ function responseOf(d: ObserveDraft, input: Input<'ResponseArrived'>): { reason:
     if (acked) bucket.subscribeAcks++;
     else bucket.subscribeErrors++;
   }
-  return { reason: request.reason };
+  const fresh = d.s.era2026 && input.outcome?.type === 'result' ? d.nowMs + cacheHintOf(input.outcome.result).ttlMs : null;
+  return { reason: request.reason, freshUntilMs: fresh };
 }
 
 // -- effects --------------------------------------------------------------------------------------
 
-function onEffect(d: ObserveDraft, effect: ClientEffect, responding: { reason: string | null } | null): void {
+function onEffect(d: ObserveDraft, effect: ClientEffect, responding: Responding | null): void {
   switch (effect.type) {
     case 'RequestSent':
       onRequestSent(d, effect);
@@ -174,7 +204,7 @@ function onEffect(d: ObserveDraft, effect: ClientEffect, responding: { reason: s
       if (d.s.live[effect.uri] !== undefined) delete d.edit('live')[effect.uri];
       break;
     case 'VersionAccepted':
-      onVersionAccepted(d, effect, responding?.reason ?? null);
+      onVersionAccepted(d, effect, responding);
       break;
     case 'TombstonePending':
       d.measure('fenceDecisions', 1, { 'fencesim.fence.decision': 'not_found' }, effect.uri);
@@ -219,6 +249,7 @@ function onRequestSent(d: ObserveDraft, effect: Effect<'RequestSent'>): void {
     sessionGeneration: effect.sessionGeneration,
   };
   if (effect.method === 'resources/subscribe') d.measure('subscribeAttempts', 1);
+  else if (effect.method === 'subscriptions/listen') d.measure('listens', 1);
   else if (effect.method === 'resources/read') d.measure('reads', 1, { 'fencesim.read.reason': readReasonLabel(effect.reason) }, effect.uri);
 }
 
@@ -238,14 +269,16 @@ function onTransitioned(d: ObserveDraft, effect: Effect<'Transitioned'>): void {
   if (Object.keys(missing).length === 0) closeRound(d, 'complete');
 }
 
-function onVersionAccepted(d: ObserveDraft, effect: Effect<'VersionAccepted'>, reason: string | null): void {
+function onVersionAccepted(d: ObserveDraft, effect: Effect<'VersionAccepted'>, responding: Responding | null): void {
+  const reason = responding?.reason ?? null;
   d.measure('fenceDecisions', 1, { 'fencesim.fence.decision': 'accepted' }, effect.uri);
   const previous = d.s.accepted[effect.uri];
   if ((reason === 'reconcile' || reason === 'poll') && previous !== undefined && previous.digest !== effect.digest && previous.notifiedSince === undefined) {
     d.measure('reconciliationChanges', 1, {}, effect.uri);
     d.bucket().reconciliationChanges++;
   }
-  d.edit('accepted')[effect.uri] = { atMs: d.nowMs, digest: effect.digest };
+  const freshUntilMs = responding?.freshUntilMs ?? null;
+  d.edit('accepted')[effect.uri] = freshUntilMs === null ? { atMs: d.nowMs, digest: effect.digest } : { atMs: d.nowMs, digest: effect.digest, freshUntilMs };
 }
 
 function onServed(d: ObserveDraft, uri: string): void {
@@ -288,6 +321,11 @@ function closeRound(d: ObserveDraft, outcome: RoundSummary['outcome']): void {
 /** Not an integer-like key: numeric keys would turn the record into a sparse array, slow to copy. */
 function pendingKey(requestId: unknown): string {
   return 'r' + String(requestId);
+}
+
+function servedUri(effects: readonly ClientEffect[]): string | undefined {
+  for (const effect of effects) if (effect.type === 'ContentServed' || effect.type === 'ContentRefused') return effect.uri;
+  return undefined;
 }
 
 function rejected(effects: readonly ClientEffect[]): boolean {

@@ -25,6 +25,8 @@ export const observeFigureNames = [
   'readsReconcile', 'readsPoll', 'fenceAccepted', 'fenceStale', 'reconciliationChanges', 'connections', 'reconnects',
   'resubscriptionComplete', 'resubscriptionIncomplete', 'resubscriptionInterrupted', 'resubscriptionWanted', 'resubscriptionResubscribed',
   'serves', 'serveAgeCount', 'serveAgeSumMs', 'refusals', 'protocolRejections', 'healthy', 'degraded', 'unhealthy',
+  // 2026-07-28 runs (0 on 2025-11-25 ones): listens, their acks by honored filter, TTL re-fetches and serves past TTL.
+  'listens', 'listenAcksHonored', 'listenAcksNarrowed', 'readsTtl', 'ttlExpiredServes',
 ] as const;
 export type ObserveFigure = (typeof observeFigureNames)[number];
 
@@ -105,6 +107,11 @@ export function figuresOfRun(state: ObserveState, endMs: number): number[] {
   set('serveAgeCount', age?.count ?? 0);
   set('serveAgeSumMs', age?.sumMs ?? 0);
   set(healthOf(state, endMs).verdict, 1);
+  set('listens', countOf(state, 'listens'));
+  set('listenAcksHonored', countOf(state, 'listenAcks', { 'fencesim.ack.filter': 'honored' }));
+  set('listenAcksNarrowed', countOf(state, 'listenAcks', { 'fencesim.ack.filter': 'narrowed' }));
+  set('readsTtl', countOf(state, 'reads', { 'fencesim.read.reason': 'ttl' }));
+  set('ttlExpiredServes', countOf(state, 'ttlExpiredServes'));
   return row;
 }
 

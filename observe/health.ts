@@ -2,7 +2,7 @@
  * The health verdict: the fold's figures as plain data plus a verdict with reasons a person can act on,
  * judged over a trailing window ("trends, not instantaneous values"). Pure: `nowMs` is a parameter.
  */
-import { bucketsWithin, countsOf, type HistogramTotal, type ObserveState, type RoundSummary } from './state.js';
+import { bucketsWithin, countOf, countsOf, type HistogramTotal, type ObserveState, type RoundSummary } from './state.js';
 
 export interface HealthThresholds {
   /** Content older than this at serve (time since the read that confirmed it) is reported. */
@@ -27,7 +27,8 @@ export interface HealthReason {
     | 'SERVE_AGE_HIGH'
     | 'PROTOCOL_REJECTIONS'
     | 'CACHE_STOPPED'
-    | 'SHADOW_DISAGREEMENTS';
+    | 'SHADOW_DISAGREEMENTS'
+    | 'LISTENS_NARROWED';
   severity: HealthSeverity;
   message: string;
 }
@@ -41,6 +42,17 @@ export interface WindowFigures {
   protocolRejections: number;
   serves: number;
   serveAgeMsMax: number;
+  listenAcksNarrowed: number;
+  ttlExpiredServes: number;
+}
+
+/** 2026-07-28 connections: listens and their acks, and serves that found an entry past its TTL (totals since start). */
+export interface ListenFigures {
+  listens: number;
+  acksHonored: number;
+  acksNarrowed: number;
+  acksIgnored: number;
+  ttlExpiredServes: number;
 }
 
 export interface CacheHealth {
@@ -57,6 +69,8 @@ export interface CacheHealth {
     last: RoundSummary | null;
   };
   revocationsAwaitingPurge: number;
+  /** Present once a connection spoke 2026-07-28 (or a listen was sent). */
+  listen: ListenFigures | null;
   /** Totals since start, keyed like the exported series: instrument id, then `|attribute=value` sorted. */
   counts: Record<string, number>;
   histograms: Record<string, HistogramTotal>;
@@ -80,6 +94,7 @@ export function healthOf(state: ObserveState, nowMs: number, thresholds: Partial
       last: state.lastRound,
     },
     revocationsAwaitingPurge: Object.keys(state.revocationsPending).length,
+    listen: listenFigures(state),
     counts: countsOf(state),
     histograms: { ...state.histograms },
   };
@@ -92,8 +107,15 @@ export function verdictOf(reasons: readonly HealthReason[]): CacheHealth['verdic
   return reasons.some((reason) => reason.severity === 'critical') ? 'unhealthy' : reasons.length > 0 ? 'degraded' : 'healthy';
 }
 
+function listenFigures(state: ObserveState): ListenFigures | null {
+  const listens = countOf(state, 'listens');
+  if (!state.era2026 && listens === 0) return null;
+  const acks = (filter: string): number => countOf(state, 'listenAcks', { 'fencesim.ack.filter': filter });
+  return { listens, acksHonored: acks('honored'), acksNarrowed: acks('narrowed'), acksIgnored: acks('ignored'), ttlExpiredServes: countOf(state, 'ttlExpiredServes') };
+}
+
 function windowFigures(state: ObserveState, nowMs: number): WindowFigures {
-  const figures: WindowFigures = { windowMs: state.config.windowMs, updatedNotifications: 0, reconciliationChanges: 0, subscribeAcks: 0, subscribeErrors: 0, protocolRejections: 0, serves: 0, serveAgeMsMax: 0 };
+  const figures: WindowFigures = { windowMs: state.config.windowMs, updatedNotifications: 0, reconciliationChanges: 0, subscribeAcks: 0, subscribeErrors: 0, protocolRejections: 0, serves: 0, serveAgeMsMax: 0, listenAcksNarrowed: 0, ttlExpiredServes: 0 };
   for (const bucket of bucketsWithin(state, nowMs)) {
     figures.updatedNotifications += bucket.updatedNotifications;
     figures.reconciliationChanges += bucket.reconciliationChanges;
@@ -101,6 +123,8 @@ function windowFigures(state: ObserveState, nowMs: number): WindowFigures {
     figures.subscribeErrors += bucket.subscribeErrors;
     figures.protocolRejections += bucket.protocolRejections;
     figures.serves += bucket.serves;
+    figures.listenAcksNarrowed += bucket.listenAcksNarrowed;
+    figures.ttlExpiredServes += bucket.ttlExpiredServes;
     figures.serveAgeMsMax = Math.max(figures.serveAgeMsMax, bucket.serveAgeMsMax);
   }
   return figures;
@@ -119,6 +143,9 @@ function connectionReasons(state: ObserveState, health: CacheHealth): HealthReas
     reasons.push({ code: 'RESUBSCRIPTION_INCOMPLETE', severity: 'critical', message: `after the reconnect of session ${last.sessionGeneration} only ${last.resubscribed} of ${last.wanted} wanted URIs were re-subscribed within ${seconds(state.config.resubscriptionDeadlineMs)}` });
   }
   const window = health.window;
+  if (window.listenAcksNarrowed > 0) {
+    reasons.push({ code: 'LISTENS_NARROWED', severity: 'warning', message: `the server left ${count(window.listenAcksNarrowed, 'URI')} out of the honored filter of its listen ack in ${seconds(window.windowMs)}: those URIs are polled, not watched` });
+  }
   if (window.subscribeErrors > 0) {
     reasons.push({ code: 'SUBSCRIBE_FAILING', severity: 'warning', message: `${window.subscribeErrors} of ${window.subscribeErrors + window.subscribeAcks} subscribe requests failed in ${seconds(window.windowMs)}` });
   }
@@ -165,6 +192,8 @@ export function formatHealth(health: CacheHealth): string {
   lines.push(`  last ${seconds(window.windowMs)}: ${window.updatedNotifications} updated notifications, ${window.reconciliationChanges} reconciliation changes, ${window.serves} serves (oldest ${seconds(window.serveAgeMsMax)}), ${window.protocolRejections} rejections`);
   const last = health.resubscription.last;
   if (last !== null) lines.push(`  last reconnect: ${last.outcome}, ${last.resubscribed}/${last.wanted} re-subscribed${last.durationMs === null ? '' : ` in ${seconds(last.durationMs)}`}`);
+  const listen = health.listen;
+  if (listen !== null) lines.push(`  2026-07-28: ${listen.listens} listens, acks ${listen.acksHonored} honored / ${listen.acksNarrowed} narrowed / ${listen.acksIgnored} ignored, ${listen.ttlExpiredServes} serves past TTL (${window.ttlExpiredServes} in the window)`);
   for (const reason of health.reasons) lines.push(`  ${reason.severity}: ${reason.code}: ${reason.message}`);
   return lines.join('\n');
 }

@@ -31,6 +31,7 @@ export const notificationFates = ['acted_on', 'coalesced', 'audited_old_session'
 export const fenceDecisions = ['accepted', 'not_found', 'stale', 'after_close'] as const;
 export const staleReasons = ['ordinal', 'generation', 'session', 'revoked'] as const;
 export const refusalReasons = ['revoked', 'not_cached', 'other_subject', 'pending_deletion', 'lease_expired', 'other'] as const;
+export const ackFilters = ['honored', 'narrowed', 'ignored'] as const;
 export const rejectionKinds = [
   'InvalidUri',
   'MalformedNotification',
@@ -77,6 +78,11 @@ export const instruments = {
     'fencesim.rejection.kind': rejectionKinds,
     'fencesim.rejection.source': ['core', 'adapter'],
   }),
+  listens: counter('fencesim.cache.listens', '{request}', '2026-07-28: subscriptions/listen requests sent (one per watched URI and listen)', {}),
+  listenAcks: counter('fencesim.cache.listen.acks', '{notification}', '2026-07-28: subscriptions/acknowledged notifications, by whether the honored filter held the URI (narrowed: it did not, the URI is polled; ignored: no listen was waiting for it)', {
+    'fencesim.ack.filter': ackFilters,
+  }),
+  ttlExpiredServes: counter('fencesim.cache.ttl.expired', '{serve}', '2026-07-28: serve requests that found the cached entry past its `ttlMs` from receipt (refused, re-fetched on demand)', {}, true),
 } as const satisfies Record<string, InstrumentSpec>;
 
 export type InstrumentId = keyof typeof instruments;

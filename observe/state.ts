@@ -67,6 +67,9 @@ export interface WindowBucket {
   protocolRejections: number;
   serves: number;
   serveAgeMsMax: number;
+  /** 2026-07-28: acks whose honored filter left the URI out, and serves past the entry's TTL. */
+  listenAcksNarrowed: number;
+  ttlExpiredServes: number;
 }
 
 export interface HistogramTotal {
@@ -83,6 +86,8 @@ export interface ObserveState {
   sessionGeneration: number;
   /** The server's `resources.subscribe` capability in the current (or last) session. */
   subscribeCapability: boolean | null;
+  /** The current (or last) connection speaks 2026-07-28 (listens, `ttlMs` on results). */
+  era2026: boolean;
   lastAtMs: number;
   /** URIs the application asked to watch and did not unsubscribe. */
   wanted: Record<string, true>;
@@ -91,7 +96,8 @@ export interface ObserveState {
   pending: Record<string, PendingRequest>;
   /** URI -> when the read that last confirmed its content was accepted, and that content's digest. */
   /** Per canonical URI: the last accepted version, and whether an `updated` for it arrived since. */
-  accepted: Record<string, { atMs: number; digest: string; notifiedSince?: true }>;
+  /** 2026-07-28: `freshUntilMs`, receipt plus the result's effective `ttlMs` (core/ttl.ts). */
+  accepted: Record<string, { atMs: number; digest: string; notifiedSince?: true; freshUntilMs?: number }>;
   /** `subject uri` -> when the revocation event arrived, until the purge. */
   revocationsPending: Record<string, number>;
   /** `subject uri` pairs the client learned were revoked (a repeated revocation event has nothing to purge). */
@@ -119,6 +125,7 @@ export function initialObserveState(config: Partial<ObserveConfig> = {}): Observ
     everConnected: false,
     sessionGeneration: 0,
     subscribeCapability: null,
+    era2026: false,
     lastAtMs: 0,
     wanted: {},
     live: {},
@@ -229,7 +236,7 @@ export class ObserveDraft {
       window[window.length - 1] = copy;
       return copy;
     }
-    const fresh: WindowBucket = { startMs, updatedNotifications: 0, reconciliationChanges: 0, subscribeErrors: 0, subscribeAcks: 0, protocolRejections: 0, serves: 0, serveAgeMsMax: 0 };
+    const fresh: WindowBucket = { startMs, updatedNotifications: 0, reconciliationChanges: 0, subscribeErrors: 0, subscribeAcks: 0, protocolRejections: 0, serves: 0, serveAgeMsMax: 0, listenAcksNarrowed: 0, ttlExpiredServes: 0 };
     window.push(fresh);
     while (window.length > 0 && window[0]!.startMs + bucketMs <= this.nowMs - windowMs) window.shift();
     return fresh;
@@ -245,6 +252,7 @@ function copyState(state: ObserveState): ObserveState {
     everConnected: state.everConnected,
     sessionGeneration: state.sessionGeneration,
     subscribeCapability: state.subscribeCapability,
+    era2026: state.era2026,
     lastAtMs: state.lastAtMs,
     wanted: state.wanted,
     live: state.live,

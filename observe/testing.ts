@@ -4,8 +4,9 @@
  */
 import { step } from '../core/reducer.js';
 import { initialState, type CoreState } from '../core/state.js';
-import { ackOutcome, contentOutcome, deepFreeze, responded, subscribeCommanded, testConfig, timerFired } from '../core/testing.js';
-import { timerName, type ClientConfig, type ClientEffect, type ClientInput } from '../core/types.js';
+import { ackOutcome, capabilitiesSubscribe, contentOutcome, deepFreeze, responded, subscribeCommanded, testConfig, timerFired } from '../core/testing.js';
+import { subscriptionIdMetaKey } from '../core/era.js';
+import { timerName, type ClientConfig, type ClientEffect, type ClientInput, type ResponseOutcome } from '../core/types.js';
 import { foldStep } from './fold.js';
 import type { instruments } from './instruments.js';
 import { countOf, initialObserveState, type Measurement, type ObserveConfig, type ObserveState } from './state.js';
@@ -69,3 +70,20 @@ export function subscribed(run: Run, uri: string, nowMs: number, session = 1): n
   return readId;
 }
 
+// -- 2026-07-28 inputs -------------------------------------------------------------------------
+
+export function connected2026(nowMs: number, generation: number): ClientInput {
+  return { type: 'Connected', nowMs, jitter: 0, sessionGeneration: generation, capabilities: capabilitiesSubscribe, era: '2026-07-28' };
+}
+
+export function ack2026(nowMs: number, id: number, uris: string[]): ClientInput {
+  const params = { notifications: { resourceSubscriptions: uris }, _meta: { [subscriptionIdMetaKey]: id } };
+  return { type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration: 1, method: 'notifications/subscriptions/acknowledged', params };
+}
+
+export function content2026(uri: string, text: string, ttlMs: unknown): ResponseOutcome {
+  const outcome = contentOutcome(uri, text) as { type: 'result'; result: Record<string, unknown> };
+  return { type: 'result', result: { ...outcome.result, ttlMs, cacheScope: 'private' } };
+}
+
+export const serve = (nowMs: number, uri: string): ClientInput => ({ type: 'ServeCommanded', nowMs, jitter: 0, uri, subject: 'default' });

@@ -7,6 +7,7 @@
  */
 import { indexerMarkdown } from './indexer-render.js';
 import { eraMarkdown } from './era-section.js';
+import { observeMarkdown } from './observe-markdown.js';
 import {
   determinismOf,
   determinismText,
@@ -54,6 +55,7 @@ export function renderMarkdown(report: Report, options: RenderOptions = {}): str
     coverageSection(report),
     totalsSection(report),
     eraMarkdown(report),
+    observeMarkdown(report),
     indexerMarkdown(report),
   ];
   return `${blocks.filter((block) => block !== '').join('\n\n')}\n`;

@@ -7,17 +7,14 @@ import type { TopLevelSpec } from 'vega-lite';
 import { color, config, width } from './chart-parts.js';
 import type { SvgRenderer } from './indexer-render.js';
 import type { Report } from './json.js';
-
-const cell = (value: number | null, digits = 3): string => (value === null ? '–' : Number.isInteger(value) ? String(value) : value.toFixed(digits));
+import { observeTableOf } from './observe-table.js';
 
 export async function observeHtml(report: Report, render: SvgRenderer, escape: (text: string) => string): Promise<string> {
   const section = report.observability;
   if (section === undefined) return '';
-  const header = ['row', 'interleavings', 'mean cache age at serve, ms', 'resubscription completeness', 'notifications acted on', 'reconciliation finds / run', 'reconnects', 'stale fence decisions', 'unhealthy at end'];
-  const rows = section.rows.map((row) => `<tr><td><code>${escape(row.row)}</code></td>${[
-    cell(row.figures.interleavings), cell(row.serveAgeMsMean), cell(row.resubscriptionCompleteness), cell(row.notificationsActedOnShare),
-    cell(row.reconciliationChangesPerInterleaving), cell(row.figures.reconnects), cell(row.figures.fenceStale), cell(row.unhealthyShare),
-  ].map((value) => `<td class="num">${value}</td>`).join('')}</tr>`);
+  const table = observeTableOf(section);
+  const header = table.header;
+  const rows = table.rows.map((row) => `<tr><td><code>${escape(row.row)}</code></td>${row.cells.map((value) => `<td class="num">${value}</td>`).join('')}</tr>`);
   const bars = section.rows.filter((row) => row.row !== 'all' && row.serveAgeMsMean !== null).map((row) => ({ row: row.row, ageMs: row.serveAgeMsMean, healthy: row.row === 'no fault fired' }));
   let chart = '';
   if (bars.length > 0) {

@@ -50,6 +50,8 @@ export class Oracle {
   staleReceipts = 0;
   audits = 0;
   rejections = 0;
+  /** 2026-07-28 truth: acks delivered whose honored filter held a resource (observe/ agreement tests). */
+  listenAcks = 0;
   readonly names: UriChecker;
   readonly close: CloseChecker;
   readonly sessions: SessionChecker;
@@ -180,6 +182,7 @@ export class Oracle {
         this.era2026Watch.onEra(event.generation);
         break;
       case 'listen-acked':
+        this.listenAcks++;
         this.era2026Watch.onAcked(event.generation, event.listenId, event.resource);
         if (event.requested) this.era2026Serving.notification.onAckedAsRequested(event.listenId, event.resource);
         break;

@@ -11,6 +11,7 @@ import { GateAccumulator, type ProgressSink, type RunSpec } from '../../../sim/g
 import { InterleavingCrash, type InterleavingResult } from '../../../sim/kernel/interleaving.js';
 import { deriveSeed } from '../../../sim/prng.js';
 import { runSdkEraInterleaving as runSdkInterleaving } from '../v2/v2-sim-world.js';
+import { runIndexerAt } from '../../../indexer/gate-part.js';
 
 
 /** One interleaving of an async world (the SDK transport, a module client). */
@@ -41,6 +42,8 @@ export async function runAsyncRange(spec: RunSpec, run: AsyncInterleaving, start
       throw new InterleavingCrash(index, seed, error);
     }
     accumulator.add(index, result);
+    // The indexer share, as in the pure gate (sim/gate.ts runRange): its interleavings depend on the index alone.
+    runIndexerAt(accumulator.indexerFigures, spec, index);
     if (progress !== undefined && (index - start + 1) % progressEvery === 0) progress(index - start + 1, end - start);
   }
   return accumulator;
