@@ -74,6 +74,22 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     expect(deterministicPart(await readFile(join(merged, 'report.json'), 'utf8'))).toBe(whole);
   }, 240_000);
 
+  it('a reducer module without durable/recover that claims no catalogs passes swarm: its list faults and client-crash are not applicable', async () => {
+    const reducer = './test/fixtures/modules/reducer-no-recovery.mjs';
+    const args = ['gate', '--client', reducer, '--scenario', 'swarm', '--interleavings', '300', '--seed', '7'];
+    const gate = await runCli([...args, '--workers', '1', '--out', join(scratch, 'reducer1')]);
+    expect(gate.stdout).toMatch(/not applicable +cursor-cycle \(needs catalogs\), .*client-crash \(needs crashRecovery\)/);
+    expect(gate.stdout).toMatch(/fence_lost_after_crash +0 /);
+    expect(gate.code).toBe(0); // with every fault on, seed 7 fails fence_lost_after_crash (the reducer keeps no ledger)
+    const workers = await runCli([...args, '--workers', '2', '--out', join(scratch, 'reducer2')]);
+    expect(workers.code).toBe(0);
+    const report = (dir: string) => readFile(join(scratch, dir, 'report.json'), 'utf8').then(deterministicPart);
+    expect(await report('reducer2')).toBe(await report('reducer1'));
+    const notApplicable = await runCli(['gate', '--client', reducer, '--scenario', 'cursor-cycle', '--interleavings', '5', '--out', join(scratch, 'reducer3')]);
+    expect(notApplicable.code).toBe(0);
+    expect(notApplicable.stdout).toContain('not applicable to ./test/fixtures/modules/reducer-no-recovery.mjs: scenario cursor-cycle tests fault cursor-cycle, which needs the feature catalogs');
+  }, 120_000);
+
   it('a scenario built on an unclaimed feature is not applicable (exit 0), and a bad module path exits 2 naming it', async () => {
     const crash = await runCli(['gate', '--client', naive, '--scenario', 'client-crash', '--interleavings', '5', '--out', join(scratch, 'na')]);
     expect(crash.code).toBe(0);

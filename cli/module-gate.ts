@@ -6,6 +6,7 @@
 import { featuresOf, type ModuleClient } from '../adapters/mcp-sdk/module/contract.js';
 import { moduleApplicability, moduleSelfCheck, runModuleRange } from '../adapters/mcp-sdk/module/module-gate.js';
 import { join } from 'node:path';
+import { notApplicableRows } from '../sim/applicability.js';
 import { shrinkModuleFailure } from '../adapters/mcp-sdk/module/module-shrink.js';
 import type { ReportDeterminism, ReportShrinkSkipped, ReportShrunk } from '../reports/json.js';
 import { replaySchema, serializeReplay } from '../sim/replay-file.js';
@@ -37,11 +38,10 @@ export function moduleGateParts(client: ModuleClient, scenario: Scenario, spec: 
   const claimed = Object.entries(features)
     .filter(([, on]) => on)
     .map(([name]) => name);
-  const off = applicability.notApplicable.map((entry) => `${entry.fault} (needs ${entry.feature})`);
   const specRows = [
     ['module client', `${client.name}: claims ${claimed.join(', ') || 'nothing'}; judged as a black box (wire + get)`],
     ['transport', 'your client over a real SDK Server per connection, on virtual time (fake timers, seeded Math.random)'],
-    ...(off.length === 0 ? [] : [['not applicable', off.join(', ')]]),
+    ...notApplicableRows(applicability),
   ];
   return {
     scenario: applicability.scenario,

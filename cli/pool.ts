@@ -63,7 +63,7 @@ export async function runJobsOnWorkers<Job, Reply>(script: string, jobs: readonl
  * registry's under its name cannot cross, so it is refused, naming what to do, rather than guessed at.
  */
 export function refuseUnrebuildable(spec: RunSpec, scenario: Scenario, client: ClientUnderTest<any>): void {
-  if (findScenario(spec.scenario) !== scenario) throw new Error(`workers rebuild the scenario by name, and scenario ${JSON.stringify(spec.scenario)} is not the catalogue's: run it with one worker`);
+  if (findScenario(spec.scenario) !== scenario && !isModulePath(spec.client)) throw new Error(`workers rebuild the scenario by name, and scenario ${JSON.stringify(spec.scenario)} is not the catalogue's: run it with one worker`);
   if (findClient(spec.client) !== client && !isModulePath(spec.client)) throw new Error(`workers rebuild the client by name, and client ${JSON.stringify(spec.client)} is not the registry's: run it with one worker`);
 }
 

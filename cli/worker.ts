@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { findScenario } from '../scenarios/catalog.js';
+import { applicabilityOf, reducerClaims } from '../sim/applicability.js';
 import { findClient } from '../scenarios/clients.js';
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -38,7 +39,7 @@ async function runTask(task: RangeTask): Promise<GateAccumulator> {
   if (isModulePath(spec.client)) {
     const loaded = await loadClientModule(spec.client, 'gate');
     if (loaded.kind === 'module') return (await import('../adapters/mcp-sdk/module/module-gate.js')).runModuleRange(spec, scenario, loaded.module, task.start, task.end);
-    return runReducerRange(spec, scenario, loaded.reducer, task);
+    return runReducerRange(spec, applicabilityOf(scenario, reducerClaims(loaded.reducer)).scenario, loaded.reducer, task);
   }
   const client = findClient(spec.client);
   if (client === undefined) throw new Error(`unknown client in ${JSON.stringify(spec)}`);

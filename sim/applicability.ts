@@ -4,6 +4,7 @@
  * not failures); a scenario whose defining fault (the first of its "sometimes") is unclaimed does not apply
  * at all. A claimed feature whose fault never fired still fails the gate.
  */
+import type { ClientUnderTest } from '../core/types.js';
 import type { FaultName } from './faults.js';
 import type { Scenario } from './scenario.js';
 
@@ -50,4 +51,21 @@ export function applicabilityOf(scenario: Scenario, features: ClaimedFeatures): 
     },
   };
   return { scenario: applicable, notApplicable, scenarioNotApplicable };
+}
+
+/**
+ * What a user's reducer client (loaded by module path) claims: crash recovery when it has both `durable` and
+ * `recover` (unless its `features.crashRecovery` is false), catalogs only when its `features.catalogs` is
+ * true, as for module clients (a reducer that never lists resources gets the list faults as not applicable).
+ * Registry clients are not judged by claims: every fault applies to them.
+ */
+export function reducerClaims(client: ClientUnderTest<any> & { features?: { catalogs?: boolean; crashRecovery?: boolean } }): ClaimedFeatures {
+  const recovers = typeof client.durable === 'function' && typeof client.recover === 'function';
+  return { catalogs: client.features?.catalogs === true, crashRecovery: recovers && client.features?.crashRecovery !== false };
+}
+
+/** The spec rows that name the faults switched off (empty when everything applies). */
+export function notApplicableRows(applicability: Applicability): string[][] {
+  const off = applicability.notApplicable.map((entry) => `${entry.fault} (needs ${entry.feature})`);
+  return off.length === 0 ? [] : [['not applicable', off.join(', ')]];
 }

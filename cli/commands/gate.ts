@@ -37,6 +37,7 @@ import { summaryLines } from '../summary.js';
 import { loadStrategies, writeAllReports } from '../write-reports.js';
 import { moduleGateParts, type ModuleGate } from '../module-gate.js';
 import { takeClientModule } from '../client-module.js';
+import { applicabilityOf, notApplicableRows, reducerClaims } from '../../sim/applicability.js';
 
 export const gateOptions = {
   interleavings: 'count',
@@ -84,6 +85,8 @@ interface GateSetup {
   strategies: StrategyResult[] | undefined;
   /** `--client ./x.mjs` naming a module client (null: a registry client or a reducer module). */
   module: ModuleGate | null;
+  /** A reducer module's faults that do not apply to it (spec rows; empty for registry clients). */
+  applicabilityRows: string[][];
 }
 
 export async function gateCommand(argv: readonly string[], io: Io): Promise<number> {
@@ -92,8 +95,16 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
   const setup = resolveGate(options, io);
   if (taken.loaded !== null) {
     setup.spec.client = taken.loaded.path;
-    if (taken.loaded.kind === 'reducer') setup.client = taken.loaded.reducer;
-    else {
+    if (taken.loaded.kind === 'reducer') {
+      setup.client = taken.loaded.reducer;
+      const applicability = applicabilityOf(setup.scenario, reducerClaims(taken.loaded.reducer));
+      setup.scenario = applicability.scenario;
+      setup.applicabilityRows = notApplicableRows(applicability);
+      if (applicability.scenarioNotApplicable !== null) {
+        io.stdout(`fencesim gate: not applicable to ${setup.spec.client}: ${applicability.scenarioNotApplicable}\nnothing to gate: not applicable is not a failure (exit 0)\n`);
+        return gateExitPassed;
+      }
+    } else {
       setup.module = moduleGateParts(taken.loaded.module, setup.scenario, setup.spec);
       setup.scenario = setup.module.scenario;
     }
@@ -209,6 +220,7 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     shard,
     strategies: undefined,
     module: null,
+    applicabilityRows: [],
   };
 }
 
@@ -233,6 +245,7 @@ function runSpecBlock(setup: GateSetup): string[] {
     ['scenario', spec.scenario],
     ['client', spec.client],
     ...(setup.module === null ? [] : setup.module.specRows),
+    ...setup.applicabilityRows,
     ...(spec.transport === 'sdk' ? [['transport', 'sdk (JSON-RPC between a real SDK Client and Server on virtual time)']] : []),
     ['indexer', indexerRow(spec)],
     ['max failures', String(spec.maxFailures)],

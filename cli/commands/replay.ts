@@ -11,6 +11,7 @@ import type { InterleavingResult } from '../../sim/world.js';
 import { parseOptions, UsageError } from '../args.js';
 import { columns, grouped } from '../format.js';
 import type { Io } from '../io.js';
+import { applicabilityOf, reducerClaims } from '../../sim/applicability.js';
 import { takeClientModule } from '../client-module.js';
 import { moduleReplay, moduleRunInput } from '../module-replay.js';
 import { firstLabelDifference, resolveRunInput, runInput, type RunInput } from '../replay-input.js';
@@ -28,6 +29,7 @@ export async function replayCommandRun(argv: readonly string[], io: Io): Promise
   if (module !== null) return moduleReplay(module.input, module.invariant, io);
   if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   const input = await resolveRunInput('replay', options);
+  if (taken.loaded?.kind === 'reducer') input.scenario = applicabilityOf(input.scenario, reducerClaims(input.client)).scenario; // as the gate ran it
   scenarioForProtocol(input.scenario, options.protocol, input.scenario.name, options.transport, 'replay');
   const invariant = (input.file?.content.invariant ?? null) as InvariantName | null;
   const sdk = options.transport === 'sdk';

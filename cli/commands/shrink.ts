@@ -10,6 +10,7 @@ import { parseOptions, UsageError } from '../args.js';
 import { columns } from '../format.js';
 import type { Io } from '../io.js';
 import { resolveRunInput, runInput } from '../replay-input.js';
+import { applicabilityOf, reducerClaims } from '../../sim/applicability.js';
 import { takeClientModule } from '../client-module.js';
 import { moduleRunInput, moduleShrink } from '../module-replay.js';
 import { scenarioForProtocol } from '../protocol.js';
@@ -36,6 +37,7 @@ export async function shrinkCommand(argv: readonly string[], io: Io): Promise<nu
   if (module !== null) return moduleShrink(module.input, options.invariant, options.out ?? shrinkOutDefault, { budgetMs: options['budget-ms'], attemptsMax: options.attempts }, io);
   if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   const input = await resolveRunInput('shrink', options);
+  if (taken.loaded?.kind === 'reducer') input.scenario = applicabilityOf(input.scenario, reducerClaims(input.client)).scenario; // as the gate ran it
   scenarioForProtocol(input.scenario, options.protocol, input.scenario.name, undefined, 'shrink');
   const out = options.out ?? shrinkOutDefault;
   // A file that names its invariant was recorded up to that violation; replay it the same way.

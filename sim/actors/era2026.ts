@@ -216,7 +216,12 @@ export function observeEra2026Response(world: WorldHost, message: ResponseMessag
     const hint = message.hint;
     world.observe({ kind: 'cache-hint', requestSentAtMs: message.requestSentAtMs, ttlMs: hint.ttlMs, scope: hint.scope, subject: hint.subject ?? '' });
   }
-  if (outcome.type !== 'result') return;
+  observeListenResult(world, message.requestId, outcome);
+}
+
+/** A listen's result (graceful completion) reaching the client ends that listen (phantom_watch). */
+export function observeListenResult(world: WorldHost, requestId: number, outcome: ResponseOutcome): void {
+  if (world.plan.era2026 === undefined || outcome.type !== 'result') return;
   const result = outcome.result as { resultType?: unknown } | null;
-  if (result !== null && typeof result === 'object' && result.resultType === 'complete') world.observe({ kind: 'listen-ended', listenId: message.requestId });
+  if (result !== null && typeof result === 'object' && result.resultType === 'complete') world.observe({ kind: 'listen-ended', listenId: requestId });
 }

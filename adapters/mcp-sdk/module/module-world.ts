@@ -27,7 +27,7 @@ import { ResponseCapture } from '../sim/response-capture.js';
 import { deriveSeed, stringHash } from '../../../sim/prng.js';
 import { VirtualClock } from '../transport/clock.js';
 import { subjectMetaKey } from '../sim/sdk-sim-driver.js';
-import { SimLink, type ServedAnswer, type SimLinkHost, type SimRequestMethod } from '../sim/sdk-sim-link.js';
+import { SimLink, type ServedAnswer, type SimLinkHost, type SimRequestMethod, type WireTap } from '../sim/sdk-sim-link.js';
 import type { LinkDirection, MessageKind } from '../transport/virtual-transport.js';
 import type { ModuleClient } from './contract.js';
 import { ModuleDriver, type ModuleDriverWorld } from './module-driver.js';
@@ -38,12 +38,14 @@ export interface ModuleInterleavingOptions {
   trace: boolean;
   record: boolean;
   replay?: { decisions: readonly Decision[]; strict: boolean };
+  /** Records every message on every link (bench/module-floor.ts replays them without the harness). */
+  tap?: WireTap;
 }
 
 export async function runModuleInterleaving(seed: number, scenario: Scenario, client: ModuleClient, options: ModuleInterleavingOptions): Promise<InterleavingResult> {
   const chooser = options.replay ? Chooser.replaying(options.replay.decisions, options.replay.strict) : Chooser.seeded(seed, options.record);
   const plan = scenario.plan(chooser);
-  const world = new ModuleWorld(seed, plan, chooser, client, options.trace);
+  const world = new ModuleWorld(seed, plan, chooser, client, options.trace, options.tap);
   await world.run();
   return world.resultOf(world.client.steps, chooser.log);
 }
@@ -60,7 +62,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
   private readonly responses = new ResponseCapture('module world');
   private failure: unknown = null;
 
-  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ModuleClient, trace: boolean) {
+  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ModuleClient, trace: boolean, private readonly tap?: WireTap) {
     super(seed, plan, chooser, trace);
     const uris = plan.workload.resources.map((resource) => resource.uri);
     uris.forEach((uri, index) => this.resourceIndex.set(uri, index));
@@ -69,6 +71,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     this.client = new ModuleDriver(this, client);
     this.runtime = new VirtualRuntime(deriveSeed(this.jitterSeed, 7), {
       wake: (deadlineMs) => this.clock.setTimer(deadlineMs, () => this.observer.event(causeWorkload)),
+      unwake: (handle) => this.clock.clearTimer(handle),
       timerFiring: (cause) => this.observer.event(cause),
       currentToken: () => this.observer.cause,
     });
@@ -138,7 +141,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
 
   async openLink(process: number): Promise<Transport> {
     const generation = this.openSession().generation;
-    const link = new SimLink({ scheduler: this.clock, generation, capabilities: this.capabilities, host: this });
+    const link = new SimLink({ scheduler: this.clock, generation, capabilities: this.capabilities, host: this, ...(this.tap ? { tap: this.tap } : {}) });
     this.links[generation] = link;
     this.processOf[generation] = process;
     this.timeline?.note(this.nowMs, `client opens connection ${generation}`);
@@ -182,12 +185,12 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     return this.responses.serve(this, link.generation, record?.cause ?? causeConnection, request, record);
   }
 
-  route(link: SimLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): number {
+  route(link: SimLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): number {
     const session = this.server.sessions[link.generation]!;
     if (direction === 'to-client') return this.serverToClientTime(session, 0) - this.nowMs;
     if (kind === 'request') {
       const request = message as { id: string | number; method: string; params?: Record<string, unknown> };
-      this.traceHash = mix(mix(this.traceHash, this.nowMs), stringHash(JSON.stringify(message)));
+      this.traceHash = mix(mix(this.traceHash, this.nowMs), stringHash(wire));
       this.observer.sent(link.generation, request.id, request.method, request.params);
     }
     return this.clientToServerTime(session) - this.nowMs;

@@ -12,8 +12,10 @@ import { withGlobal, type Clock as InstalledClock } from '@sinonjs/fake-timers';
 import { createPrng } from '../../../sim/prng.js';
 
 export interface RuntimeHooks {
-  /** A client timer is due at `deadlineMs` (virtual): schedule a wake-up event then. */
-  wake(deadlineMs: number): void;
+  /** A client timer is due at `deadlineMs` (virtual): schedule a wake-up event then; returns its handle. */
+  wake(deadlineMs: number): number;
+  /** The client cleared the timer of that wake-up (so it never wakes the world for nothing). */
+  unwake(handle: number): void;
   /** A client timer callback starts (the harness attributes what it causes). */
   timerFiring(token: number): void;
   /** The token of whatever the client is reacting to now (recorded with each timer it arms). */
@@ -43,19 +45,36 @@ export class VirtualRuntime {
     Math.random = () => prng.nextUint32() / 0x1_0000_0000;
     const fakeSetTimeout = globalThis.setTimeout as unknown as (fn: TimerFn, delayMs?: number, ...args: unknown[]) => unknown;
     const fakeSetInterval = globalThis.setInterval as unknown as (fn: TimerFn, delayMs?: number, ...args: unknown[]) => unknown;
+    const fakeClearTimeout = globalThis.clearTimeout as unknown as (timer: unknown) => void;
+    const fakeClearInterval = globalThis.clearInterval as unknown as (timer: unknown) => void;
     const hooks = this.hooks;
-    const deadlineOf = (timer: unknown, delayMs: number | undefined): number => {
-      const id = typeof timer === 'object' && timer !== null ? (timer as { id?: number }).id : (timer as number);
-      const callAt = (clock as unknown as { timers?: Record<string, { callAt: number }> }).timers?.[String(id)]?.callAt;
-      return callAt ?? clock.now + Math.max(0, Number(delayMs) || 0);
+    /** Per fake timer id: the world's pending wake-up event for it. */
+    const wakes = new Map<number, number>();
+    /**
+     * A fake timer's id: Node-style timer objects give it as their primitive value. Its wake-up is at the
+     * fake clock's own deadline for it (a 0 ms timer armed during a tick is due 1 ms later).
+     */
+    const idOf = (timer: unknown): number => Number(timer);
+    const wake = (timer: unknown, delayMs: number | undefined): void => {
+      const id = idOf(timer);
+      const callAt = (clock as unknown as { timers?: Map<number, { callAt: number }> }).timers?.get(id)?.callAt;
+      wakes.set(id, hooks.wake(callAt ?? clock.now + Math.max(0, Number(delayMs) || 0)));
+    };
+    const unwake = (timer: unknown): void => {
+      const id = idOf(timer);
+      const handle = wakes.get(id);
+      if (handle === undefined) return;
+      wakes.delete(id);
+      hooks.unwake(handle);
     };
     (globalThis as Record<string, unknown>).setTimeout = (fn: TimerFn, delayMs?: number, ...args: unknown[]) => {
       const token = hooks.currentToken();
       const timer = fakeSetTimeout(function (this: unknown, ...callArgs: unknown[]) {
+        wakes.delete(idOf(timer));
         hooks.timerFiring(token);
         return typeof fn === 'function' ? fn.apply(this, callArgs) : undefined;
       }, delayMs, ...args);
-      hooks.wake(deadlineOf(timer, delayMs));
+      wake(timer, delayMs);
       return timer;
     };
     (globalThis as Record<string, unknown>).setInterval = (fn: TimerFn, delayMs?: number, ...args: unknown[]) => {
@@ -64,11 +83,19 @@ export class VirtualRuntime {
       timer = fakeSetInterval(function (this: unknown, ...callArgs: unknown[]) {
         hooks.timerFiring(token);
         const value = typeof fn === 'function' ? fn.apply(this, callArgs) : undefined;
-        hooks.wake(deadlineOf(timer, delayMs));
+        if (wakes.has(idOf(timer))) wake(timer, delayMs);
         return value;
       }, delayMs, ...args);
-      hooks.wake(deadlineOf(timer, delayMs));
+      wake(timer, delayMs);
       return timer;
+    };
+    (globalThis as Record<string, unknown>).clearTimeout = (timer: unknown) => {
+      unwake(timer);
+      fakeClearTimeout(timer);
+    };
+    (globalThis as Record<string, unknown>).clearInterval = (timer: unknown) => {
+      unwake(timer);
+      fakeClearInterval(timer);
     };
   }
 

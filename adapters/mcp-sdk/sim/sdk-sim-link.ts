@@ -50,8 +50,8 @@ export interface WorldLink extends SessionLink {
 export interface SimLinkHost {
   /** Answers one request that reached the server of `link` (at the current virtual time). */
   serve(link: SessionLink, method: SimRequestMethod, params: Record<string, unknown>, jsonRpcId: string | number): ServedAnswer;
-  /** Delay of a message without a plan: client-to-server latency, or the default server-to-client path. */
-  route(link: SessionLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): number;
+  /** Delay of a message without a plan: client-to-server latency, or the default server-to-client path (`wire`: its text). */
+  route(link: SessionLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): number;
   /** A message is handed to a receiving end (for notifications: with their ground truth). */
   delivered(link: SessionLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, message: JSONRPCMessage): void;
 }
@@ -66,7 +66,12 @@ export interface SimLinkOptions {
   generation: number;
   capabilities: { subscribe: boolean; listChanged: boolean; snapshotId: boolean };
   host: SimLinkHost;
+  /** Sees every message the link carries, as the sender passed it (benchmarks record the wire with it). */
+  tap?: WireTap;
 }
+
+/** A recorder of what a link carries: direction and the message object (read it, do not keep or change it). */
+export type WireTap = (generation: number, direction: LinkDirection, message: JSONRPCMessage) => void;
 
 export class SimLink {
   readonly generation: number;
@@ -78,17 +83,20 @@ export class SimLink {
   private readonly scheduler: LinkScheduler;
   private readonly responsePlans = new Map<string | number, ResponsePlan>();
   private pendingNotification: { deliverAtMs: number; truth: NotificationMessage } | null = null;
+  private readonly tap: WireTap | null;
 
   constructor(options: SimLinkOptions) {
     this.generation = options.generation;
     this.host = options.host;
     this.scheduler = options.scheduler;
+    this.tap = options.tap ?? null;
     const [clientSide, serverSide] = createVirtualLink({
       scheduler: options.scheduler,
       log: null,
       linkId: options.generation,
+      trustedServer: true,
       router: {
-        route: (direction, message, kind) => this.route(direction, message, kind),
+        route: (direction, message, kind, wire) => this.route(direction, message, kind, wire),
         delivered: (direction, message, kind, tag) => this.host.delivered(this, direction, kind, (tag as NotificationMessage | undefined) ?? null, message),
       },
     });
@@ -148,8 +156,9 @@ export class SimLink {
     server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => answer('resources/list', request.params, extra.requestId) as never);
   }
 
-  private route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): LinkRoute | null {
+  private route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): LinkRoute | null {
     const nowMs = this.scheduler.nowMs();
+    if (this.tap !== null) this.tap(this.generation, direction, message);
     if (direction === 'to-client' && kind === 'response') {
       const id = (message as { id: string | number }).id;
       const plan = this.responsePlans.get(id);
@@ -163,6 +172,6 @@ export class SimLink {
       this.pendingNotification = null;
       return { delayMs: Math.max(0, pending.deliverAtMs - nowMs), tag: pending.truth };
     }
-    return { delayMs: this.host.route(this, direction, message, kind) };
+    return { delayMs: this.host.route(this, direction, message, kind, wire) };
   }
 }

@@ -141,8 +141,8 @@ export const WIRE_LOG_CHARS_MAX = 400;
  * `disconnectAtMs`). `message` is the object the sender passed (read it, do not keep or change it).
  */
 export interface LinkRouter {
-  /** The delivery delay, or null to drop the message. */
-  route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): LinkRoute | null;
+  /** The delivery delay, or null to drop the message. `wire` is the message's text as it goes on the wire. */
+  route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): LinkRoute | null;
   /** Called right before a parsed message is handed to the receiving end (also for stranded deliveries). */
   delivered?(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, tag: unknown): void;
 }
@@ -162,6 +162,13 @@ export interface VirtualLinkOptions {
   router?: LinkRouter;
   /** Names this link in the log (default 0). */
   linkId?: number;
+  /**
+   * The server end is the simulator's own SDK `Server`: what it sends is valid JSON-RPC by construction, so
+   * to-client messages it passed to `send` are only JSON.parse'd on delivery (fresh objects, same content; the
+   * receiving SDK Client still validates every result and notification). Client-sent messages are always
+   * checked with JSONRPCMessageSchema, as stdio does. Default false.
+   */
+  trustedServer?: boolean;
 }
 
 export class VirtualLink {
@@ -175,6 +182,7 @@ export class VirtualLink {
   private readonly scheduler: LinkScheduler;
   private readonly prng: Prng;
   private readonly router: LinkRouter | null;
+  private readonly trustedServer: boolean;
   private isClosed = false;
 
   constructor(options: VirtualLinkOptions) {
@@ -183,6 +191,7 @@ export class VirtualLink {
     this.log = options.log === null ? null : (options.log ?? []);
     this.router = options.router ?? null;
     this.linkId = options.linkId ?? 0;
+    this.trustedServer = options.trustedServer ?? false;
     this.prng = createPrng(this.faults.seed);
     this.client = new VirtualTransport(this, 'client');
     this.server = new VirtualTransport(this, 'server');
@@ -213,13 +222,14 @@ export class VirtualLink {
     this.stats.sent++;
     this.record(direction, 'sent', kind, wire);
     if (this.router !== null && message !== null) {
-      const route = this.router.route(direction, message, kind);
+      const route = this.router.route(direction, message, kind, wire);
       if (route === null) {
         this.stats.dropped++;
         this.record(direction, 'dropped', kind, wire);
         return;
       }
-      this.scheduler.schedule(route.delayMs, () => this.deliver(to, direction, kind, wire, route.tag));
+      const trusted = this.trustedServer && from === 'server';
+      this.scheduler.schedule(route.delayMs, () => this.deliver(to, direction, kind, wire, route.tag, trusted));
       return;
     }
     const f = this.faults;
@@ -267,19 +277,19 @@ export class VirtualLink {
   }
 
   /** Delivery of one wire line: parse as the stdio transport does, then hand it to the receiver. */
-  deliver(to: VirtualTransport, direction: LinkDirection, kind: MessageKind, wire: string, tag?: unknown): void {
+  deliver(to: VirtualTransport, direction: LinkDirection, kind: MessageKind, wire: string, tag?: unknown, trusted = false): void {
     if (this.isClosed) {
       this.stats.lost++;
       this.record(direction, 'lost', kind, wire);
       return;
     }
     if (!to.started) {
-      to.queueUntilStarted(() => this.deliver(to, direction, kind, wire, tag));
+      to.queueUntilStarted(() => this.deliver(to, direction, kind, wire, tag, trusted));
       return;
     }
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(wire)) as JSONRPCMessage;
+      message = trusted ? (JSON.parse(wire) as JSONRPCMessage) : (JSONRPCMessageSchema.parse(JSON.parse(wire)) as JSONRPCMessage);
     } catch (error) {
       this.stats.rejected++;
       this.record(direction, 'rejected', kind, wire);

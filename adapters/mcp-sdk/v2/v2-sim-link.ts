@@ -62,7 +62,7 @@ export class V2SimLink {
       log: null,
       linkId: options.generation,
       router: {
-        route: (direction, message, kind) => this.route(direction, message, kind),
+        route: (direction, message, kind, wire) => this.route(direction, message, kind, wire),
         delivered: (direction, message, kind, tag) => this.host.delivered(this, direction, kind, (tag as NotificationMessage | undefined) ?? null, message),
       },
     });
@@ -204,7 +204,7 @@ export class V2SimLink {
     return { ...wire, result } as unknown as JSONRPCMessage;
   }
 
-  private route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind): LinkRoute | null {
+  private route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): LinkRoute | null {
     const nowMs = this.scheduler.nowMs();
     if (direction === 'to-client' && kind === 'response') {
       const id = (message as { id: WireId }).id;
@@ -219,7 +219,7 @@ export class V2SimLink {
       this.pendingNotification = null;
       return { delayMs: Math.max(0, pending.deliverAtMs - nowMs), tag: pending.truth };
     }
-    return { delayMs: this.host.route(this, direction, message, kind) };
+    return { delayMs: this.host.route(this, direction, message, kind, wire) };
   }
 }
 
