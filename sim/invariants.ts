@@ -16,6 +16,12 @@ export const safetyInvariants = [
   'served_not_found',
   // 2026-07-28 (sim/checkers/era2026-*.ts)
   'phantom_watch',
+  // SPEC §3.4, §3.6 enforced against the truth (sim/checkers/catalog-ab.ts, catalog-truth.ts, task-age.ts, server-subscriptions.ts)
+  'catalog_ab_unsettled',
+  'catalog_untrue',
+  'task_catalog_expired',
+  'server_subscription_kept',
+  'served_beyond_bound',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -42,6 +48,11 @@ export const invariantExplanations: Record<InvariantName, string> = {
   served_outside_lease: 'the client served cached content after the authorization lease of its last accepted read had ended',
   served_not_found: 'the client served cached content after the server answered a newer read of it with not-found',
   phantom_watch: '2026-07-28: the client claimed a URI watched without a live listen acknowledged with it on the current connection',
+  catalog_ab_unsettled: 'the client published an A/B catalog although a list_changed arrived during one of its two passes, or the passes really served different listings',
+  catalog_untrue: 'a published SNAPSHOT_PROVEN catalog matched no listing the truth went through between its measured time and its publication',
+  task_catalog_expired: "a completeness task was accepted on a catalog older (from when its listing was really taken) than the catalog's published staleness bound, or past its review time",
+  server_subscription_kept: 'the server kept a subscription the application had given up, and the client sent no unsubscribe for longer than its ACK timeout plus one reconciliation period',
+  served_beyond_bound: 'the client served content older (since the truth moved past it) than the staleness bound it published for the resource, or content it never accepted',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
 };
@@ -61,6 +72,11 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   serving: ['served_outside_lease', 'served_not_found'],
   crash: ['fence_lost_after_crash'],
   listen: ['phantom_watch'],
+  'catalog-ab': ['catalog_ab_unsettled'],
+  'catalog-truth': ['catalog_untrue'],
+  'task-age': ['task_catalog_expired'],
+  'server-subscriptions': ['server_subscription_kept'],
+  'staleness-bound': ['served_beyond_bound'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

@@ -109,7 +109,10 @@ export class StepJudge implements EffectPort {
       const expected = truth === undefined ? 'none' : truth.listChanged ? 'list_changed' : truth.uri;
       throw new Error(`SDK world: ${String(input.method)} ${String(uri)} on session ${input.sessionGeneration} does not match the next notification delivered (${expected})`);
     }
-    if (truth.listChanged) return current ? causeListChanged : causeOldNotification;
+    if (truth.listChanged) {
+      if (current) this.oracle.observe({ kind: 'list-changed', timeMs: input.nowMs });
+      return current ? causeListChanged : causeOldNotification;
+    }
     this.oracle.observe({ kind: 'notified', resource: truth.resource, version: truth.version, current });
     return current ? causeNotification : causeOldNotification;
   }
