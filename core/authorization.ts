@@ -11,6 +11,8 @@
  * - Learning of a revocation (feed event or permission error on read) stops serving at once, purges the
  *   cached version and writes one invalidation outbox entry naming every derived entry built from it.
  */
+import { isPolling } from './era.js';
+import type { ClientConfig } from './types.js';
 import type { Draft } from './state.js';
 
 /** Non-standard JSON-RPC code the simulator (and many servers) use for "permission denied". */
@@ -66,9 +68,21 @@ export function writeDeletion(d: Draft, uri: string): void {
   });
 }
 
-export function renewLease(d: Draft, uri: string): void {
+/** The staleness bound a client of this configuration keeps: worst case between a change and the read that sees it, every notification lost. */
+export function configuredStalenessBoundMs(config: ClientConfig, polling: boolean): number {
+  const period = polling ? config.pollIntervalMs + config.pollJitterMsMax : config.reconcileIntervalMs + config.reconcileJitterMsMax;
+  return period + config.readHedgeMs;
+}
+
+/**
+ * An accepted read renews the authorization lease, and content is served only while it also keeps the
+ * published staleness bound, counted from when the confirming read was sent (`confirmedAtMs`): when reads
+ * fail for longer (an outage, a slow server), serving is refused until one succeeds.
+ */
+export function renewLease(d: Draft, uri: string, confirmedAtMs: number): void {
   const leaseUntilMs = d.nowMs + d.config.authorizationLeaseMs;
-  d.setLease(uri, leaseUntilMs);
+  const polling = isPolling(d, uri);
+  d.setLease(uri, Math.min(leaseUntilMs, confirmedAtMs + configuredStalenessBoundMs(d.config, polling)));
   // Revalidate a little before expiry so serving is not interrupted while access lasts.
   d.armTimer('lease', uri, leaseUntilMs - (d.config.authorizationLeaseMs >> 2));
 }

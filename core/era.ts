@@ -7,7 +7,7 @@
  * traces) exactly as before.
  */
 import { isObject, typeName } from './protocol.js';
-import type { Draft } from './state.js';
+import type { Draft, InflightRequest } from './state.js';
 import type { ClientConfig, ProtocolEra, Rejection, ServerCapabilities } from './types.js';
 import { protocolEras } from './types.js';
 
@@ -51,4 +51,23 @@ export function subscriptionIdOf(params: unknown): number | null {
   if (!isObject(params) || !isObject(params._meta)) return null;
   const id = params._meta[subscriptionIdMetaKey];
   return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** The live listen of a URI: the in-flight `subscribe` request of its current subscription generation. */
+export function listenOf(d: Draft, uri: string): InflightRequest | undefined {
+  const sub = d.subscription(uri);
+  if (sub === undefined) return undefined;
+  const requests = d.uriState(uri).requests;
+  for (let index = 0; index < requests.length; index++) {
+    const request = requests[index]!;
+    if (request.kind === 'subscribe' && request.subscriptionGeneration === sub.subscriptionGeneration) return request;
+  }
+  return undefined;
+}
+
+/** Polling: no server-side watch (2025: no `subscribe` capability; 2026: no acknowledged listen for the URI). */
+export function isPolling(d: Draft, uri: string): boolean {
+  if (d.v.capabilities === null) return false;
+  if (isEra2026(d)) return !d.v.capabilities.subscribe || listenOf(d, uri) === undefined;
+  return !d.v.capabilities.subscribe;
 }

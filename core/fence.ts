@@ -159,7 +159,7 @@ export function acceptResourceVersion(d: Draft, requestId: number, request: Infl
     sessionGeneration: request.sessionGeneration,
   });
   writeLineage(d, request.uri, sub.subject, digest);
-  renewLease(d, request.uri);
+  renewLease(d, request.uri, request.sentAtMs);
   d.setConfirmAfter(request.uri, -1);
   move(d, request.uri, 'read_accepted');
   return true;
@@ -226,7 +226,9 @@ export function sendUnsubscribe(d: Draft, uri: string): void {
     return;
   }
   d.sendRequest('resources/unsubscribe', uri, 'unsubscribe', sub.subscriptionGeneration, 0, null);
-  d.armTimer('unsubscribe', uri, d.nowMs + d.config.unsubscribeTimeoutMs);
+  // After unsubscribeRetryMax quick retries, one per reconciliation period (never silent: the server may still hold it).
+  const waitMs = sub.unsubscribeAttempts > d.config.unsubscribeRetryMax + 1 ? d.config.reconcileIntervalMs : d.config.unsubscribeTimeoutMs;
+  d.armTimer('unsubscribe', uri, d.nowMs + waitMs);
 }
 
 export function closeSubscription(d: Draft, uri: string, outcome: 'ACKED' | 'SESSION_ENDED'): void {

@@ -19,7 +19,7 @@
  *   that long is abandoned and re-issued with a new id; a late answer to the abandoned id is unknown to the
  *   core and never reaches the fence.
  */
-import { readReissueMs, subscriptionIdOf } from './era.js';
+import { listenOf, readReissueMs, subscriptionIdOf } from './era.js';
 import { learnRevocation, permissionDeniedCode } from './authorization.js';
 import { isLive, issueRead, move } from './fence.js';
 import { checkUri, interpretNotification, isObject } from './protocol.js';
@@ -35,17 +35,7 @@ export type ListenRoute =
 
 const none: ListenRoute = { type: 'none' };
 
-/** The live listen of a URI: the in-flight `subscribe` request of its current subscription generation. */
-export function listenOf(d: Draft, uri: string): InflightRequest | undefined {
-  const sub = d.subscription(uri);
-  if (sub === undefined) return undefined;
-  const requests = d.uriState(uri).requests;
-  for (let index = 0; index < requests.length; index++) {
-    const request = requests[index]!;
-    if (request.kind === 'subscribe' && request.subscriptionGeneration === sub.subscriptionGeneration) return request;
-  }
-  return undefined;
-}
+export { listenOf };
 
 /** Is the URI watched: its listen is live and was acknowledged with a filter holding it? */
 export function isWatched(d: Draft, uri: string): boolean {

@@ -16,11 +16,11 @@ import {
   sendUnsubscribe,
   writeAfterClose,
 } from './fence.js';
-import { forgetRevocation, learnGrant, learnRevocation, permissionDeniedCode, serve } from './authorization.js';
+import { configuredStalenessBoundMs, forgetRevocation, learnGrant, learnRevocation, permissionDeniedCode, serve } from './authorization.js';
 import { checkInput, normalizeCapabilities } from './input-check.js';
 import { checkRequestId, checkUri, interpretNotification, interpretRead, isObject } from './protocol.js';
 import { durableLedger, recoverFromLedger, recoverStep } from './recovery.js';
-import { checkEra, isEra2026, listenAckTimeoutMs, withEra } from './era.js';
+import { checkEra, isEra2026, isPolling, listenAckTimeoutMs, withEra } from './era.js';
 import { armReadDeadlines, cancelListen, endListenWatch, listenOf, onAbandonedAnswer, onReadDeadline, routeListenNotification } from './listen.js';
 import { invalidateOnUpdated, narrowLeaseToTtl, serveFresh } from './ttl.js';
 import { abandonPass, decideCompletenessTask, onListChanged, onListPage, requestDiscovery } from './scan.js';
@@ -157,17 +157,10 @@ function startSubscription(d: Draft, uri: string, event: 'subscribe_sent' | 'res
   d.armTimer('resubscribe', uri, d.nowMs + listenAckTimeoutMs(d.config));
 }
 
-/** Polling: no server-side watch (2025: no `subscribe` capability; 2026: no acknowledged listen for the URI). */
-function isPolling(d: Draft, uri: string): boolean {
-  if (d.v.capabilities === null) return false;
-  if (isEra2026(d)) return !d.v.capabilities.subscribe || listenOf(d, uri) === undefined;
-  return !d.v.capabilities.subscribe;
-}
 
 /** Worst case between a change and the read that sees it, when every notification is lost. */
 function stalenessBoundMs(d: Draft, polling: boolean): number {
-  const period = polling ? d.config.pollIntervalMs + d.config.pollJitterMsMax : d.config.reconcileIntervalMs + d.config.reconcileJitterMsMax;
-  return period + d.config.readHedgeMs;
+  return configuredStalenessBoundMs(d.config, polling);
 }
 
 function armReconcile(d: Draft, uri: string): void {
@@ -491,9 +484,8 @@ function onTimer(d: Draft, timer: TimerId, deadlineMs: number): void {
       break;
     case 'unsubscribe':
       if (sub.state === 'UNSUBSCRIBING') move(d, uri, 'unsubscribe_timed_out');
-      if (d.subscription(uri)!.state === 'UNSUBSCRIBE_UNKNOWN' && sub.unsubscribeAttempts <= d.config.unsubscribeRetryMax) {
-        sendUnsubscribe(d, uri);
-      }
+      // Retried until the ACK comes or the session ends: a lost request leaves the server subscribed.
+      if (d.subscription(uri)!.state === 'UNSUBSCRIBE_UNKNOWN') sendUnsubscribe(d, uri);
       break;
     case 'resubscribe':
       if (sub.state === 'SUBSCRIBING' && isEra2026(d)) {

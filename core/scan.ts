@@ -258,8 +258,11 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
 
 function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, firstPassStartMs: number): void {
   const discovery = d.mutableDiscovery();
-  const nextReviewAtMs = d.nowMs + d.config.catalogReviewMs;
-  discovery.catalog = { scanId: pass.scanId, status, uris: pass.uris, digest: pass.uriSetDigest!, measuredAtMs: d.nowMs, nextReviewAtMs };
+  // Measured when its (first) pass began, not when it is published: the listing may have changed since,
+  // and its age (the staleness bound, the review time) counts from the listing, not from the publication.
+  const measuredAtMs = firstPassStartMs;
+  const nextReviewAtMs = measuredAtMs + d.config.catalogReviewMs;
+  discovery.catalog = { scanId: pass.scanId, status, uris: pass.uris, digest: pass.uriSetDigest!, measuredAtMs, nextReviewAtMs };
   discovery.previous = null;
   discovery.wanted = false;
   discovery.rounds = 0;
@@ -269,11 +272,11 @@ function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, fir
     status,
     uris: pass.uris,
     digest: pass.uriSetDigest!,
-    measuredAtMs: d.nowMs,
+    measuredAtMs,
     stalenessBoundMs: d.config.catalogReviewMs,
     nextReviewAtMs,
   });
-  d.armTimer('discover', discoveryTimerUri, nextReviewAtMs);
+  d.armTimer('discover', discoveryTimerUri, Math.max(nextReviewAtMs, d.nowMs));
   // Confirming a deletion deletes downstream: a completeness task, so only a proven snapshot may do it
   // (an A/B-reconciled listing can miss a live resource when pages shift under unseen mutations), and only
   // while it is current (no list_changed since the snapshot was taken).

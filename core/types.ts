@@ -268,7 +268,7 @@ export interface ClientConfig {
   unsubscribeTimeoutMs: number;
   /** How often an UNSUBSCRIBE_UNKNOWN subscription retries its unsubscribe in the same session. */
   unsubscribeRetryMs: number;
-  /** Bound on unsubscribe retries before waiting for the session to end. */
+  /** Quick unsubscribe retries (every unsubscribeTimeoutMs); later ones wait one reconciliation period each. */
   unsubscribeRetryMax: number;
   /** How long to wait before retrying a failed subscribe in the same session. */
   subscribeRetryMs: number;

@@ -20,6 +20,12 @@ export const safetyInvariants = [
   'ttl_staleness',
   'monotonic_reads',
   'scope_isolation',
+  // SPEC §3.4, §3.6 enforced against the truth (sim/checkers/catalog-ab.ts, catalog-truth.ts, task-age.ts, server-subscriptions.ts)
+  'catalog_ab_unsettled',
+  'catalog_untrue',
+  'task_catalog_expired',
+  'server_subscription_kept',
+  'served_beyond_bound',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -50,6 +56,11 @@ export const invariantExplanations: Record<InvariantName, string> = {
   ttl_staleness: '2026-07-28: while unwatched, the client served content older than the truth at now minus its ttlMs minus the read round trip',
   monotonic_reads: '2026-07-28: the client served a subject an older version of a resource than it had already served that subject',
   scope_isolation: '2026-07-28: the client served content the server marked cacheScope private to a subject other than the one it was read for',
+  catalog_ab_unsettled: 'the client published an A/B catalog although a list_changed arrived during one of its two passes, or the passes really served different listings',
+  catalog_untrue: 'a published SNAPSHOT_PROVEN catalog matched no listing the truth went through between its measured time and its publication',
+  task_catalog_expired: "a completeness task was accepted on a catalog older (from when its listing was really taken) than the catalog's published staleness bound, or past its review time",
+  server_subscription_kept: 'the server kept a subscription the application had given up, and the client sent no unsubscribe for longer than its ACK timeout plus one reconciliation period',
+  served_beyond_bound: 'the client served content older (since the truth moved past it) than the staleness bound it published for the resource, or content it never accepted',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
 };
@@ -73,6 +84,11 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   era2026Ttl: ['ttl_staleness'],
   era2026Monotonic: ['monotonic_reads'],
   era2026Scope: ['scope_isolation'],
+  'catalog-ab': ['catalog_ab_unsettled'],
+  'catalog-truth': ['catalog_untrue'],
+  'task-age': ['task_catalog_expired'],
+  'server-subscriptions': ['server_subscription_kept'],
+  'staleness-bound': ['served_beyond_bound'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

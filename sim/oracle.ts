@@ -15,6 +15,11 @@ import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
 import type { ClientEffect } from '../core/types.js';
 import { AmplificationChecker } from './checkers/amplification.js';
 import { CatalogChecker } from './checkers/catalog.js';
+import { CatalogAbChecker } from './checkers/catalog-ab.js';
+import { CatalogTruthChecker } from './checkers/catalog-truth.js';
+import { ServerSubscriptionChecker } from './checkers/server-subscriptions.js';
+import { StalenessBoundChecker } from './checkers/staleness-bound.js';
+import { TaskAgeChecker } from './checkers/task-age.js';
 import { CloseChecker } from './checkers/close.js';
 import { ContentRegistry } from './checkers/content.js';
 import { ConvergenceChecker } from './checkers/convergence.js';
@@ -64,6 +69,11 @@ export class Oracle {
   readonly era2026Watch: WatchChecker;
   readonly era2026Serving: Era2026ServingCheckers;
   readonly serving: ServingChecker;
+  readonly catalogAb: CatalogAbChecker;
+  readonly catalogTruth: CatalogTruthChecker;
+  readonly taskAge: TaskAgeChecker;
+  readonly serverSubscriptions: ServerSubscriptionChecker;
+  readonly stalenessBound: StalenessBoundChecker;
 
   private readonly uris: readonly string[];
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
@@ -103,6 +113,11 @@ export class Oracle {
     this.crash = new CrashChecker(this, uris.length);
     this.era2026Watch = new WatchChecker(this);
     this.era2026Serving = new Era2026ServingCheckers(this, this.era2026Watch, uris);
+    this.catalogAb = new CatalogAbChecker(this, uris);
+    this.catalogTruth = new CatalogTruthChecker(this, uris);
+    this.taskAge = new TaskAgeChecker(this);
+    this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
+    this.stalenessBound = new StalenessBoundChecker(this);
   }
 
   get notificationReads(): number {
@@ -174,6 +189,14 @@ export class Oracle {
         break;
       case 'pass-completed':
         this.catalog.onPassCompleted(event.pass, event.proof, event.startMs);
+        this.catalogAb.onPassCompleted(event.pass, event.served, event.startMs);
+        this.taskAge.onPassCompleted(event.startMs);
+        break;
+      case 'list-changed':
+        this.catalogAb.onListChanged(event.timeMs);
+        break;
+      case 'server-held':
+        this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
         break;
       case 'crashed':
         this.onCrash(event.timeMs);
@@ -207,16 +230,19 @@ export class Oracle {
   onSubscribeCommand(resource: number, timeMs = 0): void {
     this.close.onSubscribed(resource);
     this.convergence.onSubscribed(resource, timeMs);
+    this.serverSubscriptions.onWanted(resource, timeMs);
   }
 
   onUnsubscribeCommand(resource: number, timeMs: number): void {
     this.close.onUnsubscribed(resource, this.stamp(timeMs));
     this.convergence.onUnsubscribed(resource);
+    this.serverSubscriptions.onGivenUp(resource, timeMs);
   }
 
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
   onChange(resource: number, version: number, timeMs: number, exists = true): void {
     this.catalog.onExistence(resource, exists, timeMs);
+    this.catalogTruth.onExistence(resource, exists, timeMs);
     this.convergence.onChanged(resource, version, timeMs);
     this.era2026Serving.ttl.onChanged(resource, version, timeMs);
   }
@@ -248,6 +274,7 @@ export class Oracle {
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
     const checks = this.checks;
+    if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
     if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) this.serving.onAnswer(truth);
     for (let index = 0; index < effects.length; index++) {
@@ -262,11 +289,13 @@ export class Oracle {
     switch (effect.type) {
       case 'StalenessBoundPublished':
         if (effect.mode === 'subscription') this.era2026Watch.judgeClaim(effect.uri, truth.currentSession, truth.timeMs);
+        this.convergence.onBoundPublished(this.resourceOf(effect.uri), effect.boundMs);
         break;
       case 'ListenCancelled':
         this.era2026Watch.onEnded(effect.requestId);
         break;
       case 'RequestSent':
+        if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method !== 'resources/read') break;
         this.amplification.onRead(truth.cause);
         if (truth.cause === causeOldNotification) this.sessions.violateCause(truth, effect.uri, `read of ${effect.uri} issued because of an old session's notification`);
@@ -305,12 +334,13 @@ export class Oracle {
         break;
       case 'CatalogPublished':
         this.catalog.judgePublished(effect, truth.timeMs);
+        this.catalogAb.judgePublished(effect, truth.timeMs);
+        this.catalogTruth.judgePublished(effect, truth.timeMs);
+        this.taskAge.onPublished(effect);
         break;
       case 'CompletenessTaskDecided':
         this.catalog.judgeTask(effect, truth.timeMs);
-        break;
-      case 'StalenessBoundPublished':
-        this.convergence.onBoundPublished(this.resourceOf(effect.uri), effect.boundMs);
+        this.taskAge.judgeTask(effect, truth.timeMs);
         break;
       case 'StaleReceiptWritten':
         this.staleReceipts++;
@@ -329,7 +359,8 @@ export class Oracle {
 
   private judgeServed(uri: string, digest: string, timeMs: number): void {
     const resource = this.resourceOf(uri);
-    this.convergence.judgeServed(resource, digest, timeMs);
+    const ageMs = this.convergence.judgeServed(resource, digest, timeMs);
+    if (ageMs >= 0) this.stalenessBound.judge(uri, ageMs, this.convergence.boundOf(resource), timeMs);
     this.serving.judgeServed(resource, uri, timeMs);
   }
 
@@ -357,6 +388,7 @@ export class Oracle {
   /** End of the run: liveness judged over the whole run (convergence, the healed phase, derived entries). */
   finish(endMs: number): void {
     this.revocation.finish(endMs);
+    this.serverSubscriptions.finish(endMs);
     this.convergence.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;

@@ -159,6 +159,32 @@ describe('listing: faults', () => {
     expect(fired.length).toBeGreaterThan(0);
   });
 
+  it('cursor-cycle is a real cycle: following the cursors never ends, and cycles of several lengths occur', () => {
+    const lengths = new Set<number>();
+    for (let seed = 1; seed < 40; seed++) {
+      // The cycle fires on one page in three (from the second page on), then the pass is followed 30 pages.
+      let calls = 0;
+      const server = new ServerModel(resources.concat(['test://r/7', 'test://r/8', 'test://r/9'].map((uri) => ({ uri, mimeType: 'text/plain' }))));
+      const lister = new Lister(server, Chooser.seeded(seed, false), { fires: (fault) => fault === 'cursor-cycle' && ++calls % 3 === 0 }, false, 2, seed);
+      const order: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 30; page++) {
+        const next = pageOf(lister.serve(1, cursor, 1_000)).nextCursor;
+        if (next === undefined) break;
+        order.push(next);
+        cursor = next;
+      }
+      const first = order.findIndex((next, index) => order.indexOf(next) !== index);
+      if (first < 0) continue; // the pass ended before the fault fired
+      expect(order.length).toBe(30); // a cycle never ends
+      const start = order.indexOf(order[first]!);
+      lengths.add(first - start);
+      // From the repeated cursor on, the same cursors come back in the same order, forever.
+      for (let index = first; index < order.length; index++) expect(order[index]).toBe(order[index - (first - start)]);
+    }
+    expect(lengths.size).toBeGreaterThanOrEqual(2);
+  });
+
   it('forged-snapshot-id without negotiation: a snapshot ID on live pages', () => {
     const { lister, fired } = setup(false, ['forged-snapshot-id']);
     const { pages, served } = walk(lister);

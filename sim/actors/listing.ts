@@ -7,7 +7,9 @@
  * by offset among the resources that exist at serve time, so mutations between pages cause gaps and
  * duplicates. With the extension the first page takes a real snapshot and every page of the pass is served
  * from it under one snapshot ID. Faults:
- * - cursor-cycle: a nextCursor equal to a cursor already returned earlier in the pass;
+ * - cursor-cycle: a nextCursor equal to a cursor already returned earlier in the pass. Every cursor keeps
+ *   the nextCursor it was first answered with, so the pages from the repeated cursor on lead back to it
+ *   again: a real cycle, as long as the pages between (1 to the pass's length), never a finite detour;
  * - cursor-invalid: a page request answered with the invalid-cursor error;
  * - forged-snapshot-id: without negotiation, a snapshot ID on every page anyway; with negotiation, a
  *   multi-page pass served from live data whose ID changes on a later page.
@@ -26,6 +28,8 @@ export interface ListPageTruth {
   /** How the pass was really served ('snapshot': every page from one real snapshot, nothing forged). */
   proof: ListProof;
   passStartMs: number;
+  /** Last page only: the resources the whole pass served (sorted, unique), else null. */
+  served: Int32Array | null;
 }
 
 interface Pass {
@@ -41,11 +45,15 @@ interface Pass {
   proof: ListProof;
   /** Cursors returned to the client in this pass (the cursor-cycle fault picks one of them). */
   cursors: string[];
+  /** Per resource: served on a page of this pass (the truth of what the pass listed). */
+  served: Uint8Array;
 }
 
 interface CursorEntry {
   pass: Pass;
   offset: number;
+  /** The nextCursor this cursor's page was first answered with (undefined: not served yet). */
+  next: string | undefined;
 }
 
 export interface ListingFaults {
@@ -91,11 +99,13 @@ export class Lister {
       pass.snapshotId = this.token('snap-');
       pass.idMustChange = false;
     }
-    return this.answer(pass, page.entries, page.last ? null : entry.offset + page.entries.length);
+    if (page.last) return this.answer(pass, page.entries, null);
+    entry.next ??= this.nextCursor(pass, entry.offset + page.entries.length);
+    return this.answer(pass, page.entries, entry.next);
   }
 
   private firstPage(session: number, nowMs: number): ServedPage {
-    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, proof: 'live', cursors: [] };
+    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length) };
     let sizeMax = this.pageSizeMax;
     if (this.snapshotNegotiated) {
       const existing = this.existingCount();
@@ -114,16 +124,17 @@ export class Lister {
       pass.proof = 'forged-unnegotiated';
     }
     const page = this.page(pass, 0, sizeMax);
-    return this.answer(pass, page.entries, page.last ? null : page.entries.length);
+    return this.answer(pass, page.entries, page.last ? null : this.nextCursor(pass, page.entries.length));
   }
 
-  private answer(pass: Pass, entries: PageEntry[], nextOffset: number | null): ServedPage {
+  private answer(pass: Pass, entries: PageEntry[], nextCursor: string | null): ServedPage {
+    const last = nextCursor === null;
     const result: { resources: PageEntry[]; nextCursor?: string; snapshotId?: string } = { resources: entries };
-    if (nextOffset !== null) result.nextCursor = this.nextCursor(pass, nextOffset);
+    if (nextCursor !== null) result.nextCursor = nextCursor;
     if (pass.snapshotId !== null) result.snapshotId = pass.snapshotId;
     return {
       outcome: { type: 'result', result },
-      truth: { pass: pass.id, last: nextOffset === null, proof: pass.proof, passStartMs: pass.startMs },
+      truth: { pass: pass.id, last, proof: pass.proof, passStartMs: pass.startMs, served: last ? servedOf(pass.served) : null },
     };
   }
 
@@ -132,7 +143,7 @@ export class Lister {
       return pass.cursors[this.chooser.draw('server', 'cycle back to cursor', pass.cursors.length)]!;
     }
     const cursor = this.token('c');
-    this.cursors.set(cursor, { pass, offset });
+    this.cursors.set(cursor, { pass, offset, next: undefined });
     pass.cursors.push(cursor);
     return cursor;
   }
@@ -145,7 +156,7 @@ export class Lister {
     if (pass.snapshot !== null) {
       const snapshot = pass.snapshot;
       const end = Math.min(snapshot.length, offset + size);
-      for (let index = offset; index < end; index++) entries.push(this.entry(snapshot[index]!));
+      for (let index = offset; index < end; index++) entries.push(this.entry(pass, snapshot[index]!));
       return { entries, last: end >= snapshot.length };
     }
     let seen = 0;
@@ -158,12 +169,13 @@ export class Lister {
         more = true;
         break;
       }
-      entries.push(this.entry(resource));
+      entries.push(this.entry(pass, resource));
     }
     return { entries, last: !more };
   }
 
-  private entry(resource: number): PageEntry {
+  private entry(pass: Pass, resource: number): PageEntry {
+    pass.served[resource] = 1;
     return { uri: this.server.uris[resource]!, name: this.server.names[resource]!, mimeType: this.server.mimeTypes[resource]! };
   }
 
@@ -192,4 +204,14 @@ export class Lister {
     x = (x ^ (x >>> 16)) >>> 0;
     return prefix + x.toString(36).padStart(7, '0') + (this.nextToken - 1).toString(36);
   }
+}
+
+/** The resources a pass served, in index order. */
+function servedOf(served: Uint8Array): Int32Array {
+  let count = 0;
+  for (let index = 0; index < served.length; index++) count += served[index]!;
+  const resources = new Int32Array(count);
+  let next = 0;
+  for (let index = 0; index < served.length; index++) if (served[index] === 1) resources[next++] = index;
+  return resources;
 }

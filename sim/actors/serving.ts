@@ -42,12 +42,30 @@ export function serveRequest(world: WorldHost, generation: number, cause: number
   const subscription = request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe';
   if (subscription && world.capabilities.subscribe) {
     const resource = server.lookup(request.uri);
-    if (resource >= 0) session.subscribed[resource] = request.method === 'resources/subscribe' ? 1 : 0;
-    if (request.method === 'resources/unsubscribe' && world.fires('drop-unsubscribe-ack', 'drop unsubscribe ack?')) return;
+    const unsubscribe = request.method === 'resources/unsubscribe';
+    const lost = unsubscribe && world.fires('drop-unsubscribe-ack', 'drop unsubscribe ack?');
+    // Half of the lost ACKs are a lost request (the client cannot tell): the server keeps the subscription.
+    if (lost && world.chooser.draw('network', 'lose the unsubscribe request itself?', 2) === 1) return;
+    if (resource >= 0) holdSubscription(world, session, resource, unsubscribe ? 0 : 1);
+    if (lost) return;
     respond(world, session, cause, request, resource, { type: 'result', result: {} }, 0, true, 0, -1, null);
     return;
   }
   respond(world, session, cause, request, -1, { type: 'error', code: methodNotFoundCode, message: 'Method not found' }, 0, true, 0, -1, null);
+}
+
+/** The server's per-session subscription set changes; the oracle is told what the server really holds. */
+export function holdSubscription(world: WorldHost, session: ServerSession, resource: number, held: 0 | 1): void {
+  if (session.subscribed[resource] === held) return;
+  session.subscribed[resource] = held;
+  world.observe({ kind: 'server-held', resource, held: held === 1, timeMs: world.nowMs });
+}
+
+/** A session ended: the server forgets every subscription it held. */
+export function releaseSession(world: WorldHost, session: ServerSession): void {
+  for (let resource = 0; resource < session.subscribed.length; resource++) {
+    if (session.subscribed[resource] === 1) world.observe({ kind: 'server-held', resource, held: false, timeMs: world.nowMs });
+  }
 }
 
 function serveRead(world: WorldHost, session: ServerSession, cause: number, request: RequestMessage): void {
@@ -188,12 +206,19 @@ export function scheduleFinalWrites(world: WorldHost): void {
   for (let resource = 0; resource < count; resource++) world.schedule(world.plan.workload.faultPhaseMs - 1, Kind.Mutation, causeWorkload, resource, finalWritePayload);
 }
 
+/** A sustained pulse storm in progress: writes left after this one, and the largest gap between two. */
+interface StormPayload {
+  stormWritesLeft: number;
+  gapMsMax: number;
+}
+
 export function mutate(world: WorldHost, resource: number, payload: unknown = null): void {
   if (world.healing) return;
-  if (payload === finalWritePayload) {
+  if (payload === finalWritePayload || (payload !== null && typeof payload === 'object')) {
     const recreated = world.server.exists[resource] === 0;
     world.server.write(resource);
     afterChange(world, resource, recreated);
+    if (payload !== finalWritePayload) continueStorm(world, resource, payload as StormPayload);
     return;
   }
   const workload = world.plan.workload;
@@ -210,7 +235,8 @@ export function mutate(world: WorldHost, resource: number, payload: unknown = nu
   } else {
     server.write(resource);
     if (chooser.chance('workload', 'burst?', workload.burstRatio.numerator, workload.burstRatio.denominator)) {
-      burst = chooser.between('workload', 'burst length', 2, 4);
+      if (chooser.draw('workload', 'burst: a sustained storm?', 4) === 3) startStorm(world, resource);
+      else burst = chooser.between('workload', 'burst length', 2, 4);
     }
   }
   afterChange(world, resource, existenceChanged);
@@ -219,6 +245,23 @@ export function mutate(world: WorldHost, resource: number, payload: unknown = nu
     afterChange(world, resource, false);
   }
   scheduleMutation(world, resource);
+}
+
+/**
+ * A sustained pulse storm: 5-40 more writes of one resource, each 1 ms to 20-250 ms after the previous (closer
+ * together than a debounce window, for up to seconds), every one a real change with its own notification.
+ */
+function startStorm(world: WorldHost, resource: number): void {
+  const chooser = world.chooser;
+  const storm: StormPayload = { stormWritesLeft: chooser.between('workload', 'storm writes', 5, 40), gapMsMax: chooser.between('workload', 'storm gap max', 20, 250) };
+  world.timeline?.note(world.nowMs, `pulse storm: ${storm.stormWritesLeft} more writes of ${world.server.uris[resource]}, at most ${storm.gapMsMax} ms apart`);
+  continueStorm(world, resource, { stormWritesLeft: storm.stormWritesLeft + 1, gapMsMax: storm.gapMsMax });
+}
+
+function continueStorm(world: WorldHost, resource: number, storm: StormPayload): void {
+  if (storm.stormWritesLeft <= 1) return;
+  const gapMs = world.chooser.between('workload', 'storm gap', 1, storm.gapMsMax);
+  world.schedule(world.nowMs + gapMs, Kind.Mutation, causeWorkload, resource, { stormWritesLeft: storm.stormWritesLeft - 1, gapMsMax: storm.gapMsMax });
 }
 
 /** list-mutation-during-scan: right after a page, one or two resources are deleted or re-created. */

@@ -9,6 +9,7 @@ import { Kind, type NotificationMessage } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 import { subjects, type ServerSession } from './server.js';
 import { revocationTick } from './workload.js';
+import { releaseSession } from './serving.js';
 
 /** The client (re)connects as a new session. */
 export function connect(world: WorldHost): void {
@@ -29,6 +30,7 @@ export function faultTick(world: WorldHost): void {
 function disconnect(world: WorldHost, restart: boolean): void {
   const session = world.session!;
   session.alive = false;
+  releaseSession(world, session);
   if (restart) world.server.restarts++;
   world.timeline?.note(world.nowMs, restart ? `server restart: session ${session.generation} and its subscriptions are gone` : `disconnect: session ${session.generation} ends`);
   const reconnectAtMs = world.nowMs + outageMs(world);
@@ -69,7 +71,10 @@ function crash(world: WorldHost): void {
   world.observe({ kind: 'crashed', timeMs: world.nowMs });
   const session = world.session;
   const alive = session !== null && session.alive;
-  if (alive) session.alive = false;
+  if (alive) {
+    session.alive = false;
+    releaseSession(world, session);
+  }
   const recovers = world.client.crash();
   world.timeline?.note(world.nowMs, `client crash: restarted ${recovers ? 'from its durable ledger' : 'from scratch'}`);
   if (alive) {

@@ -190,6 +190,12 @@ describe('oracle: late_tombstone (deletion of a resource that exists)', () => {
 });
 
 describe('oracle: served_after_revocation', () => {
+  // The content served is what the client accepted (v1 under digest 'd'): fresh, so only revocation is judged.
+  beforeEach(() => {
+    oracle.convergence.rememberDigest(A, 'd', 1);
+    oracle.convergence.rememberDigest(B, 'd', 1);
+  });
+
   it('serving before the client learned is allowed (the lease bounds it); from the learning step on it is flagged', () => {
     oracle.onRevoked(A, ALICE, 1_000);
     oracle.judge([{ type: 'ContentServed', uri: uriA, subject: 'alice', digest: 'd' }], at(1_500));

@@ -15,6 +15,7 @@
  */
 import { defaultClientConfig, type ClientConfig } from '../../core/types.js';
 import type { ViolationSink } from './sink.js';
+import { undatableAgeMs } from './staleness-bound.js';
 
 export const convergenceWindowMs = 60_000;
 /**
@@ -203,24 +204,29 @@ export class ConvergenceChecker {
     this.acceptedDigestHead[resource] = (head + 1) % acceptedDigestSlots;
   }
 
-  /** Served content is stale when its truth version is below the resource's truth now (undatable counts as stale). */
-  judgeServed(resource: number, digest: string, timeMs: number): void {
-    if (resource < 0) return;
+  /**
+   * Served content is stale when its truth version is below the resource's truth now (undatable counts as
+   * stale). Returns its staleness in ms: 0 when current, `undatableAgeMs` when it cannot be dated, -1 when
+   * the URI names no resource.
+   */
+  judgeServed(resource: number, digest: string, timeMs: number): number {
+    if (resource < 0) return -1;
     this.servesJudged++;
     const base = resource * acceptedDigestSlots;
     let version = -1;
     for (let slot = 0; slot < acceptedDigestSlots; slot++) {
       if (this.acceptedDigests[base + slot] === digest) version = Math.max(version, this.acceptedDigestVersions[base + slot]!);
     }
-    if (version >= this.truthVersion[resource]!) return;
+    if (version >= this.truthVersion[resource]!) return 0;
     this.staleServes++;
     if (version < 0) {
       this.servesBeyondBound++;
-      return;
+      return undatableAgeMs;
     }
     const ageMs = timeMs - this.firstChangeAfter(resource, version);
     if (ageMs > this.staleServeAgeMsMax) this.staleServeAgeMsMax = ageMs;
     if (ageMs > this.boundOf(resource)) this.servesBeyondBound++;
+    return ageMs;
   }
 
   private firstChangeAfter(resource: number, version: number): number {

@@ -130,6 +130,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       return;
     }
     if (message.listChanged) {
+      if (current) world.observe({ kind: 'list-changed', timeMs: nowMs });
       this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method: 'notifications/resources/list_changed', params: {} }, current ? causeListChanged : causeOldNotification, null);
       return;
     }

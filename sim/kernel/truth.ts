@@ -20,7 +20,11 @@ export type TruthEvent =
   | { kind: 'revoked'; resource: number; subject: number; timeMs: number }
   | { kind: 'learned'; resource: number; subject: number; timeMs: number }
   /** A list pass the client received in full, and what the server can prove about it. */
-  | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number }
+  | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number; served: Int32Array; timeMs: number }
+  /** A list_changed notification reached the client on the current session. */
+  | { kind: 'list-changed'; timeMs: number }
+  /** The server's current session started or stopped holding a subscription of the resource (server state, not the client's claim). */
+  | { kind: 'server-held'; resource: number; held: boolean; timeMs: number }
   /** The client crashed and restarted. */
   | { kind: 'crashed'; timeMs: number }
   /** 2026-07-28: connection `generation` speaks that era; an ack holding `resource` reached the client; a listen ended. */

@@ -123,7 +123,10 @@ export class BlackBoxObserver {
     this.responseOrdinal = 0;
     const current = this.world.currentSession(generation);
     this.cause = current ? causeNotification : causeOldNotification;
-    if (truth.listChanged) return;
+    if (truth.listChanged) {
+      if (current) this.world.oracle.observe({ kind: 'list-changed', timeMs: this.world.nowMs });
+      return;
+    }
     this.world.oracle.observe({ kind: 'notified', resource: truth.resource, version: truth.version, current });
     this.world.timeline?.note(this.world.nowMs, `→ client: updated ${truth.uri} on ${current ? 'the current' : 'an old'} session ${generation} [truth v${truth.version}]`);
   }

@@ -116,7 +116,10 @@ export class StepJudge implements EffectPort {
       const expected = truth === undefined ? 'none' : truth.listChanged ? 'list_changed' : truth.uri;
       throw new Error(`SDK world: ${String(input.method)} ${String(uri)} on session ${input.sessionGeneration} does not match the next notification delivered (${expected})`);
     }
-    if (truth.listChanged) return current ? causeListChanged : causeOldNotification;
+    if (truth.listChanged) {
+      if (current) this.oracle.observe({ kind: 'list-changed', timeMs: input.nowMs });
+      return current ? causeListChanged : causeOldNotification;
+    }
     // A 2026 ack (or remote cancel) answers the listen: it keeps the cause of the step that sent it (as the pure world does).
     if (isListenControl(truth)) return current ? (this.requests.get(listenIdOf(input))?.cause ?? causeNotification) : causeOldNotification;
     this.oracle.observe({ kind: 'notified', resource: truth.resource, version: truth.version, current });

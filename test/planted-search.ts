@@ -1,0 +1,44 @@
+/**
+ * Test support for planted bugs: find the first default-gate (swarm) interleaving on which a planted copy
+ * violates one of the bug's invariants while the unpatched copy does not, and shrink it.
+ */
+import { expect } from 'vitest';
+import type { ClientUnderTest } from '../core/types.js';
+import { findScenario } from '../scenarios/catalog.js';
+import { invariantIndex, type InvariantName } from '../sim/oracle.js';
+import { deriveSeed } from '../sim/prng.js';
+import { runInterleaving } from '../sim/world.js';
+import type { PlantedBug } from './planting.js';
+import { measurementLine, shrinkBudgetMs, shrinkFailure } from './shrink-check.js';
+
+export interface PlantedCatch {
+  seed: number;
+  index: number;
+  invariant: InvariantName;
+}
+
+export function findSwarmCatch(rootSeed: number, interleavingsMax: number, client: ClientUnderTest<any>, control: ClientUnderTest<any>, invariants: readonly InvariantName[]): PlantedCatch | null {
+  const scenario = findScenario('swarm')!;
+  for (let index = 0; index < interleavingsMax; index++) {
+    const seed = deriveSeed(rootSeed, index);
+    const planted = runInterleaving(seed, scenario, client, { trace: false, record: false });
+    const invariant = invariants.find((name) => planted.oracle.counts[invariantIndex[name]]! > 0);
+    if (invariant === undefined) continue;
+    const unpatched = runInterleaving(seed, scenario, control, { trace: false, record: false });
+    if (unpatched.oracle.counts[invariantIndex[invariant]]! === 0) return { seed, index, invariant };
+  }
+  return null;
+}
+
+export const plantedTimelineLinesMax = 30;
+
+/** Finds a catching swarm seed for `bug` and shrinks it; asserts the catch, the shrink budget and the timeline bound. */
+export function expectCaughtAndShrunk(label: string, rootSeed: number, interleavingsMax: number, bug: PlantedBug, client: ClientUnderTest<any>, control: ClientUnderTest<any>): void {
+  const found = findSwarmCatch(rootSeed, interleavingsMax, client, control, bug.invariants);
+  expect(found, `${bug.name}: no catching seed in ${interleavingsMax} swarm interleavings`).not.toBeNull();
+  const measurement = shrinkFailure(bug.name, found!.seed, findScenario('swarm')!, client, found!.invariant);
+  console.log(`${label} ${bug.name}: caught at swarm index ${found!.index} by ${found!.invariant}; ${measurementLine(measurement)}`);
+  expect(measurement.wallMs).toBeLessThan(shrinkBudgetMs);
+  expect(measurement.linesFocused).toBeLessThanOrEqual(plantedTimelineLinesMax);
+  expect(measurement.focused.some((line) => line.trimStart().startsWith(`!! ${found!.invariant}:`))).toBe(true);
+}
