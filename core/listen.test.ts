@@ -188,6 +188,46 @@ describe('2026-07-28 listen', () => {
     expect(effectsOf(run.last, 'VersionAccepted').map((v) => v.text)).toEqual(['fresh']);
   });
 
+  it('forgets an abandoned read 3 x readReissueMs after it was sent, so it does not stay in flight until the connection ends', () => {
+    const run = new Run();
+    run.feed(connected2026(0, 1));
+    run.feed(subscribeCommanded(0, uriA));
+    run.feed(ack(10, 1, run.sent('subscriptions/listen')[0]!.requestId, [uriA]));
+    const lost = run.sent('resources/read')[0]!;
+    const inFlight = (): number[] => (run.state.volatile.uris[uriA]?.requests ?? []).map((request) => request.requestId);
+    let deadline = effectsOf(run.last, 'TimerArmed').find((t) => t.timer.kind === 'hedge')!;
+    run.feed(timerFired(deadline.deadlineMs, deadline.timer, deadline.deadlineMs));
+    const retry = run.sent('resources/read')[0]!;
+    run.feed(responded(deadline.deadlineMs + 5, 1, retry.requestId, content(uriA, 'fresh', 10_000)));
+    expect(inFlight()).toContain(lost.requestId);
+    deadline = [...run.all].reverse().find((effect): effect is Extract<ClientEffect, { type: 'TimerArmed' }> => effect.type === 'TimerArmed' && effect.timer.kind === 'hedge')!;
+    expect(deadline.deadlineMs).toBe(10 + 3 * 4_000);
+    run.feed(timerFired(deadline.deadlineMs, deadline.timer, deadline.deadlineMs));
+    expect(inFlight()).not.toContain(lost.requestId);
+    run.feed(responded(deadline.deadlineMs + 1, 1, lost.requestId, content(uriA, 'late', 10_000)));
+    expect(effectsOf(run.last, 'VersionAccepted')).toEqual([]);
+    expect(effectsOf(run.last, 'AuditWritten').map((a) => a.kind)).toEqual(['UNKNOWN_RESPONSE']);
+  });
+
+  it("an updated of the live listen makes the entry stale at once, and a read sent before it is accepted but never served", () => {
+    const { run, listenId } = watchedA(10_000);
+    run.feed(serveCommanded(200, uriA));
+    expect(effectsOf(run.last, 'ContentServed')).toHaveLength(1);
+    run.feed(tagged(300, 1, uriA, listenId));
+    const first = run.sent('resources/read')[0]!;
+    run.feed(serveCommanded(301, uriA));
+    expect(effectsOf(run.last, 'ContentServed')).toEqual([]);
+    run.feed(tagged(302, 1, uriA, listenId));
+    run.feed(responded(400, 1, first.requestId, content(uriA, 'v2', 10_000)));
+    expect(effectsOf(run.last, 'VersionAccepted')).toHaveLength(1);
+    const followUp = run.sent('resources/read')[0]!;
+    run.feed(serveCommanded(401, uriA));
+    expect(effectsOf(run.last, 'ContentServed')).toEqual([]);
+    run.feed(responded(450, 1, followUp.requestId, content(uriA, 'v3', 10_000)));
+    run.feed(serveCommanded(451, uriA));
+    expect(effectsOf(run.last, 'ContentServed')).toHaveLength(1);
+  });
+
   it('rejects a Connected.era that is not a revision, leaving the state as it was', () => {
     const run = new Run();
     const before = run.state;

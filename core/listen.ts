@@ -22,7 +22,7 @@
 import { listenOf, readReissueMs, subscriptionIdOf } from './era.js';
 import { learnRevocation, permissionDeniedCode } from './authorization.js';
 import { isLive, issueRead, move } from './fence.js';
-import { checkUri, interpretNotification, isObject } from './protocol.js';
+import { checkUri, interpretNotification, isNotFound, isObject } from './protocol.js';
 import type { Draft, InflightRequest } from './state.js';
 import type { ResponseOutcome } from './types.js';
 
@@ -202,12 +202,19 @@ function armReadDeadline(d: Draft, uri: string): void {
   if (deadlineMs !== Number.POSITIVE_INFINITY) d.armTimer('hedge', uri, Math.max(deadlineMs, d.nowMs + 1));
 }
 
-/** After a 2026-07-28 step: every URI this step sent a read for has a read deadline armed. */
+/**
+ * After a 2026-07-28 step: every URI this step touched (sent a read for, settled one, moved) that has reads
+ * in flight, current or abandoned, has its read deadline armed.
+ */
 export function armReadDeadlines(d: Draft): void {
   const count = d.effects.length;
+  let previous = '';
   for (let index = 0; index < count; index++) {
     const effect = d.effects[index]!;
-    if (effect.type === 'RequestSent' && effect.method === 'resources/read') armReadDeadline(d, effect.uri);
+    const uri = 'uri' in effect && typeof effect.uri === 'string' ? effect.uri : '';
+    if (uri === '' || uri === previous) continue;
+    previous = uri;
+    if (d.subscription(uri) !== undefined) armReadDeadline(d, uri);
   }
 }
 
@@ -218,5 +225,7 @@ export function armReadDeadlines(d: Draft): void {
 export function onAbandonedAnswer(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
   const sub = d.subscription(request.uri);
   if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
+  // A not-found is knowledge too: nothing cached is served until a read newer than it is accepted (its retry is in flight).
+  if (outcome.type === 'error' && isNotFound(outcome.code, outcome.message) && d.uriState(request.uri).leaseUntilMs > d.nowMs) d.setLease(request.uri, d.nowMs);
   d.emit({ type: 'AuditWritten', kind: 'READ_ABANDONED', uri: request.uri, requestId, detail: `late answer to abandoned read ordinal ${request.readOrdinal}, dropped` });
 }

@@ -44,7 +44,9 @@ const knowledgeEffects = new Set<ClientEffect['type']>([
 ]);
 
 /** What a client keeps as accepted knowledge, as comparable text. */
-function knowledgeOf(client: ClientUnderTest<unknown>, state: unknown): string {
+function knowledgeOf(client: ClientUnderTest<unknown>, wrapped: unknown): string {
+  // The 2026 naive clients wrap the reference core with a little bookkeeping: { core, book }.
+  const state = (wrapped as { core?: unknown }).core ?? wrapped;
   if (client.name === 'reference' || (state as Partial<CoreState>).ledger !== undefined) {
     const ledger = (state as CoreState).ledger;
     const watermarks = Object.values(ledger.subscriptions).map((sub) => [sub.uri, sub.lastAcceptedOrdinal, sub.lastAcceptedDigest]);

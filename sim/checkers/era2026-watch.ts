@@ -18,6 +18,9 @@ export class WatchChecker {
   /** listen id -> [connection generation, resource] of a delivered ack holding that resource. */
   private readonly acked = new Map<number, [number, number][]>();
 
+  /** Listens that ended (an ack that arrives after the client cancelled never revives one). */
+  private readonly ended = new Set<number>();
+
   constructor(private readonly sink: WatchSink) {}
 
   onEra(generation: number): void {
@@ -25,6 +28,7 @@ export class WatchChecker {
   }
 
   onAcked(generation: number, listenId: number, resource: number): void {
+    if (this.ended.has(listenId)) return;
     const entries = this.acked.get(listenId) ?? [];
     entries.push([generation, resource]);
     this.acked.set(listenId, entries);
@@ -32,6 +36,7 @@ export class WatchChecker {
 
   onEnded(listenId: number): void {
     this.acked.delete(listenId);
+    this.ended.add(listenId);
   }
 
   /** Does connection `generation` speak 2026-07-28? */
