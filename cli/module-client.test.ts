@@ -3,7 +3,7 @@
  * replay commands work when pasted, and the report does not depend on --workers or on sharding + merge.
  * (Workers run dist/cli/worker.js: build first.)
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,15 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     const fileReplay = await runCli(['replay', '--file', join(out, report.shrunk.file)]);
     expect(fileReplay.code).toBe(1);
     expect(fileReplay.stdout).toContain('<== version_regression');
+    expect(fileReplay.stdout).toContain('decisions, replayed exactly)');
+    const file = JSON.parse(await readFile(join(out, report.shrunk.file), 'utf8'));
+    file.decisions[0][0] = 'edited'; // a decision is [label, value, range]
+    const edited = join(scratch, 'edited.json');
+    await writeFile(edited, JSON.stringify(file));
+    const diverged = await runCli(['replay', '--file', edited]);
+    expect(diverged.code).toBe(2); // strict: exactly or not at all, naming where
+    expect(diverged.stderr).toContain(`--file ${edited}: `);
+    expect(diverged.stderr).toMatch(/decision \d+/);
     const shrinkLine = `shrink --seed ${/--seed (\d+)/.exec(replayLine)![1]} --scenario read-race --client ${naive} --out ${join(scratch, 'min.json')} --attempts 40`;
     const shrink = await runCli(shrinkLine.split(' '));
     expect(shrink.code).toBe(1);
