@@ -3,7 +3,7 @@
  * replay commands work when pasted, and the report does not depend on --workers or on sharding + merge.
  * (Workers run dist/cli/worker.js: build first.)
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,9 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     expect(replay.code).toBe(1);
     expect(replay.stdout).toContain('verdict: VIOLATION version_regression');
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    expect(report.applicability.clientKind).toBe('module');
+    expect(report.applicability.invariantsJudged).toContain('version_regression');
+    expect(report.applicability.invariantsNotJudged).toContain('post_close_outbox');
     report.shrunk = report.failures[0].shrunk;
     expect(report.shrunk.invariant).toBe('version_regression');
     expect(report.shrunk.timelineLines).toBeLessThanOrEqual(30);
@@ -47,6 +50,15 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     const fileReplay = await runCli(['replay', '--file', join(out, report.shrunk.file)]);
     expect(fileReplay.code).toBe(1);
     expect(fileReplay.stdout).toContain('<== version_regression');
+    expect(fileReplay.stdout).toContain('decisions, replayed exactly)');
+    const file = JSON.parse(await readFile(join(out, report.shrunk.file), 'utf8'));
+    file.decisions[0][0] = 'edited'; // a decision is [label, value, range]
+    const edited = join(scratch, 'edited.json');
+    await writeFile(edited, JSON.stringify(file));
+    const diverged = await runCli(['replay', '--file', edited]);
+    expect(diverged.code).toBe(2); // strict: exactly or not at all, naming where
+    expect(diverged.stderr).toContain(`--file ${edited}: `);
+    expect(diverged.stderr).toMatch(/decision \d+/);
     const shrinkLine = `shrink --seed ${/--seed (\d+)/.exec(replayLine)![1]} --scenario read-race --client ${naive} --out ${join(scratch, 'min.json')} --attempts 40`;
     const shrink = await runCli(shrinkLine.split(' '));
     expect(shrink.code).toBe(1);
@@ -85,6 +97,17 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     expect(workers.code).toBe(0);
     const report = (dir: string) => readFile(join(scratch, dir, 'report.json'), 'utf8').then(deterministicPart);
     expect(await report('reducer2')).toBe(await report('reducer1'));
+    const applicability = JSON.parse(await readFile(join(scratch, 'reducer1', 'report.json'), 'utf8')).applicability;
+    expect(applicability.clientKind).toBe('reducer');
+    expect(applicability.claims).toEqual({ catalogs: false, crashRecovery: false });
+    expect(applicability.notApplicable).toContainEqual({ fault: 'client-crash', feature: 'crashRecovery' });
+    expect(applicability.invariantsNotJudged).toEqual([]);
+    expect(await readFile(join(scratch, 'reducer1', 'summary.md'), 'utf8')).toContain('Faults not applicable: cursor-cycle (needs catalogs)');
+    expect(await readFile(join(scratch, 'reducer1', 'report.html'), 'utf8')).toContain('<section id="applicability">');
+    const shards = ['1/3', '2/3', '3/3'].map((shard, index) => join(scratch, `reducer-shard${index}`));
+    for (const [index, out] of shards.entries()) expect((await runCli([...args, '--workers', '1', '--shard', `${index + 1}/3`, '--out', out])).code).toBe(0);
+    expect((await runCli(['merge', ...shards, '--out', join(scratch, 'reducer-merged')])).code).toBe(0); // judged with the same faults off
+    expect(await report('reducer-merged')).toBe(await report('reducer1'));
     const notApplicable = await runCli(['gate', '--client', reducer, '--scenario', 'cursor-cycle', '--interleavings', '5', '--out', join(scratch, 'reducer3')]);
     expect(notApplicable.code).toBe(0);
     expect(notApplicable.stdout).toContain('not applicable to ./test/fixtures/modules/reducer-no-recovery.mjs: scenario cursor-cycle tests fault cursor-cycle, which needs the feature catalogs');

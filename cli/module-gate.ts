@@ -6,7 +6,7 @@
 import { featuresOf, type ModuleClient } from '../adapters/mcp-sdk/module/contract.js';
 import { moduleApplicability, moduleSelfCheck, runModuleRange } from '../adapters/mcp-sdk/module/module-gate.js';
 import { join } from 'node:path';
-import { notApplicableRows } from '../sim/applicability.js';
+import { notApplicableRows, reportApplicability, type ReportApplicability } from '../sim/applicability.js';
 import { shrinkModuleFailure } from '../adapters/mcp-sdk/module/module-shrink.js';
 import type { ReportDeterminism, ReportShrinkSkipped, ReportShrunk } from '../reports/json.js';
 import { replaySchema, serializeReplay } from '../sim/replay-file.js';
@@ -27,6 +27,8 @@ export interface ModuleGate {
   notApplicable: string | null;
   /** Rows for the printed run spec. */
   specRows: string[][];
+  /** report.json's applicability section. */
+  applicability: ReportApplicability;
   run(onProgress: (done: number) => void, workers: number, range: ShardRange): Promise<GateAccumulator>;
   selfCheck(indices: readonly number[], ratioPercent: number): Promise<ReportDeterminism>;
   shrink(failure: Failure, determinism: ReportDeterminism, io: Io, outDir: string): Promise<ReportShrunk | ReportShrinkSkipped>;
@@ -47,6 +49,7 @@ export function moduleGateParts(client: ModuleClient, scenario: Scenario, spec: 
     scenario: applicability.scenario,
     notApplicable: applicability.scenarioNotApplicable === null ? null : `fencesim gate: not applicable to ${spec.client}: ${applicability.scenarioNotApplicable}`,
     specRows,
+    applicability: reportApplicability('module', { catalogs: features.catalogs, crashRecovery: features.crashRecovery }, applicability),
     run: (onProgress, workers, range) =>
       runAsyncGate(spec, (start, end, progress) => runModuleRange(spec, scenario, client, start, end, progress), () => undefined, onProgress, workers, range),
     selfCheck: (indices, ratioPercent) => moduleSelfCheck(spec.seed, scenario, client, indices, ratioPercent),

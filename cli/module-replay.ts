@@ -1,7 +1,7 @@
 /**
  * `fencesim replay` and `fencesim shrink` for a module client (`--client ./x.mjs`, or a replay file whose
- * runSpec.client is a module path): one interleaving by its seed or a file's decisions (replayed leniently:
- * module runs are async, so the file is a schedule, not a strict transcript), on the scenario as it applies
+ * runSpec.client is a module path): one interleaving by its seed or a file's decisions (replayed exactly when
+ * the file was recorded against this client, else leniently as a schedule), on the scenario as it applies
  * to the client's claimed features. The timeline is shown cut at the first violation and focused on its
  * resource; the exit code is 1 when the run violates an invariant.
  */
@@ -10,17 +10,17 @@ import { moduleApplicability } from '../adapters/mcp-sdk/module/module-gate.js';
 import { shrinkModuleFailure } from '../adapters/mcp-sdk/module/module-shrink.js';
 import { runModuleInterleaving } from '../adapters/mcp-sdk/module/module-world.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import type { Decision } from '../sim/chooser.js';
+import { ReplayDivergence, type Decision } from '../sim/chooser.js';
 import type { InterleavingResult } from '../sim/kernel/interleaving.js';
 import { invariantExplanations, type InvariantName } from '../sim/oracle.js';
 import { formatSeed } from '../sim/prng.js';
-import { replaySchema, serializeReplay } from '../sim/replay-file.js';
+import { replayProblem, replaySchema, serializeReplay } from '../sim/replay-file.js';
 import { violationTimeline } from '../sim/timeline-focus.js';
 import { writeFileAtomic } from '../reports/atomic-file.js';
 import { findScenario, scenarioNames } from '../scenarios/catalog.js';
 import { UsageError } from './args.js';
 import { isModulePath, loadClientModule, type LoadedClient } from './client-module.js';
-import { loadReplayFile } from './replay-input.js';
+import { divergenceText, loadReplayFile } from './replay-input.js';
 import { columns, grouped } from './format.js';
 import type { Io } from './io.js';
 import { moduleShrinkAttemptsMax } from './module-gate.js';
@@ -35,17 +35,37 @@ export interface ModuleRunInput {
   decisions: readonly Decision[] | null;
   /** Where the decisions came from (a replay file), or null for a seed. */
   file: string | null;
+  /** The file was recorded against this client: it must replay exactly (else it is a schedule for another client). */
+  strict: boolean;
 }
 
-function runOnce(input: ModuleRunInput, trace: boolean, decisions: readonly Decision[] | null = input.decisions): Promise<InterleavingResult> {
+/**
+ * Runs the input once. A file recorded against this client replays strictly: a run that asks for another
+ * decision than the file's, or leaves some unconsumed, is a UsageError naming the first divergent decision
+ * (exit 2, as for reducer files); a file recorded against another client is a schedule, replayed leniently.
+ */
+async function runOnce(input: ModuleRunInput, trace: boolean, command: string): Promise<InterleavingResult> {
   const scenario = moduleApplicability(input.scenario, input.client).scenario;
-  return runModuleInterleaving(input.seed, scenario, input.client, { trace, record: true, ...(decisions === null ? {} : { replay: { decisions, strict: false } }) });
+  const decisions = input.decisions;
+  const run = (strict: boolean) => runModuleInterleaving(input.seed, scenario, input.client, { trace, record: true, ...(decisions === null ? {} : { replay: { decisions, strict } }) });
+  if (decisions === null || !input.strict) return run(false);
+  let result: InterleavingResult;
+  try {
+    result = await run(true);
+  } catch (error) {
+    if (!(error instanceof ReplayDivergence)) throw error;
+    const problem = replayProblem(decisions, (await run(false)).decisions!) ?? error.message;
+    throw new UsageError(divergenceText(input.file!, problem), command);
+  }
+  const problem = replayProblem(decisions, result.decisions!);
+  if (problem !== null) throw new UsageError(divergenceText(input.file!, problem), command);
+  return result;
 }
 
 function headerRows(input: ModuleRunInput, result: InterleavingResult | null): string[][] {
   const claimed = Object.entries(featuresOf(input.client)).filter(([, on]) => on).map(([name]) => name);
   return [
-    ...(input.file === null ? [] : [['file', `${input.file} (${input.decisions!.length} decisions, replayed leniently)`]]),
+    ...(input.file === null ? [] : [['file', `${input.file} (${input.decisions!.length} decisions, replayed ${input.strict ? 'exactly' : `leniently: recorded against another client`})`]]),
     ['seed', formatSeed(input.seed)],
     ['scenario', input.scenario.name],
     ['client', `${input.path} (module client ${input.client.name}: claims ${claimed.join(', ') || 'nothing'})`],
@@ -61,7 +81,7 @@ function shownTimeline(result: InterleavingResult, invariant: InvariantName | nu
 }
 
 export async function moduleReplay(input: ModuleRunInput, invariant: InvariantName | null, io: Io): Promise<number> {
-  const result = await runOnce(input, true);
+  const result = await runOnce(input, true, 'replay');
   const timeline = shownTimeline(result, invariant);
   const violation = result.oracle.violations[0];
   const lines = [
@@ -76,7 +96,7 @@ export async function moduleReplay(input: ModuleRunInput, invariant: InvariantNa
 }
 
 export async function moduleShrink(input: ModuleRunInput, asked: InvariantName | undefined, out: string, limits: { budgetMs?: number; attemptsMax?: number }, io: Io): Promise<number> {
-  const recorded = await runOnce(input, false);
+  const recorded = await runOnce(input, false, 'shrink');
   const violated = recorded.oracle.violations.map((entry) => entry.invariant);
   if (asked !== undefined && !violated.includes(asked)) throw new UsageError(`--invariant ${asked}: this interleaving does not violate ${asked}`, 'shrink');
   const invariant = asked ?? violated[0] ?? null;
@@ -124,7 +144,7 @@ export async function moduleRunInput(
     for (const name of ['seed', 'scenario'] as const) {
       if (options[name] === undefined) throw new UsageError(`missing required option --${name} (or give --file replay.json)`, command);
     }
-    return { input: { seed: options.seed!, scenario: options.scenario!, path: loaded.path, client: loaded.module, decisions: null, file: null }, invariant: null };
+    return { input: { seed: options.seed!, scenario: options.scenario!, path: loaded.path, client: loaded.module, decisions: null, file: null, strict: false }, invariant: null };
   }
   if (loaded !== null && loaded.kind !== 'module') return null;
   if (options.seed !== undefined || options.scenario !== undefined) {
@@ -139,7 +159,7 @@ export async function moduleRunInput(
   const scenario = findScenario(content.runSpec.scenario);
   if (scenario === undefined) throw new UsageError(`--file ${options.file}: runSpec.scenario ${JSON.stringify(content.runSpec.scenario)} is not a known scenario (known: ${scenarioNames().join(', ')})`, command);
   return {
-    input: { seed: content.runSpec.seed ?? 0, scenario, path: client.path, client: client.module, decisions: content.decisions, file: options.file },
+    input: { seed: content.runSpec.seed ?? 0, scenario, path: client.path, client: client.module, decisions: content.decisions, file: options.file, strict: loaded === null || loaded.path === content.runSpec.client },
     invariant: (content.invariant ?? null) as InvariantName | null,
   };
 }

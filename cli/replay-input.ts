@@ -98,7 +98,7 @@ export function runInput(command: string, input: RunInput, trace: boolean, stopA
   return result;
 }
 
-function divergenceText(path: string, problem: string): string {
+export function divergenceText(path: string, problem: string): string {
   return `--file ${path}: ${problem} (the simulator, the scenario or the client changed since the file was written, or the file was edited)`;
 }
 

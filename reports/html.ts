@@ -34,6 +34,7 @@ import {
   type InvariantFinding,
 } from './digest.js';
 import { indexerHtml } from './indexer-render.js';
+import { applicabilityHtml } from './applicability-section.js';
 import { observeHtml } from './observe-render.js';
 import { eraHtml } from './era-section.js';
 import type { Report } from './json.js';
@@ -57,6 +58,7 @@ export async function renderHtml(report: Report, extras: HtmlExtras = {}): Promi
     header(report),
     nondeterminismSection(report),
     failingSection(report),
+    applicabilityHtml(report, escape),
     metricsSection(report),
     section('charts', 'Distributions', `<div class="grid">${figureHtml.get('convergence-cdf')}${figureHtml.get('revocation-histogram')}${figureHtml.get('fault-mix')}</div>`),
     strategySection(extras.strategies, figureHtml.get('read-amplification') ?? ''),

@@ -5,6 +5,7 @@
  * apart from `timing`. No clock, hostname or date is read here; timing is measured by the caller.
  */
 import { eraSectionOf, type EraReportSection } from './era-section.js';
+import type { ReportApplicability } from '../sim/applicability.js';
 import { indexerSectionOf, type IndexerReportSection } from './indexer-section.js';
 import { observeSectionOf, type ObserveReportSection } from './observe-section.js';
 import { mkdir } from 'node:fs/promises';
@@ -93,6 +94,8 @@ export interface ReportExtras {
   shrunk?: ReportShrunk | ReportShrinkSkipped;
   /** The slice of the run this report covers (`gate --shard i/n`); absent for a whole run or a merge. */
   shard?: ReportShard;
+  /** A client loaded by path: what applies to it (sim/applicability.ts). */
+  applicability?: ReportApplicability;
 }
 
 /**
@@ -161,6 +164,8 @@ export interface Report {
   /** The verdict's outcome (sim/verdict.ts): passed, failed or nondeterministic; its exit code is gateExitCodes[outcome]. */
   outcome: GateOutcome;
   reasons: string[];
+  /** A client loaded by path (module or reducer): its claims, the faults not applicable to it, the invariants judged. */
+  applicability?: ReportApplicability;
   /** Every safety counter by name, in the oracle's order; each must be 0. */
   counters: Record<string, number>;
   /** Liveness invariants: interleavings that did not converge. */
@@ -217,6 +222,7 @@ export function buildReport(accumulator: GateAccumulator, verdict: GateVerdict, 
     passed: verdict.passed,
     outcome: verdict.outcome,
     reasons,
+    ...(extras.applicability === undefined ? {} : { applicability: structuredClone(extras.applicability) }),
     counters: { ...verdict.counters },
     liveness: { ...verdict.liveness },
     metrics: metricsOf(verdict),

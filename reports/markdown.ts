@@ -5,6 +5,7 @@
  * coverage and totals. Sections that are all green collapse into one line with the table in <details>.
  * Rendered from report.json only (see digest.ts), like every other report.
  */
+import { applicabilityMarkdown } from './applicability-section.js';
 import { indexerMarkdown } from './indexer-render.js';
 import { eraMarkdown } from './era-section.js';
 import { observeMarkdown } from './observe-markdown.js';
@@ -49,6 +50,7 @@ export function renderMarkdown(report: Report, options: RenderOptions = {}): str
     nondeterminismSection(report),
     failingSection(report),
     shrinkSection(report, options),
+    applicabilityMarkdown(report),
     metricsSection(report),
     safetySection(report),
     sometimesSection(report),

@@ -10,6 +10,7 @@
  * missing slices. A partial merge fails the gate with a reason naming what is missing.
  */
 import { findScenario } from '../scenarios/catalog.js';
+import { judgedScenario } from '../sim/applicability.js';
 import { coverageOf, GateAccumulator, verdictOf } from '../sim/gate.js';
 import type { ShardRange } from '../sim/shard.js';
 import { accumulatorFromSection } from './accumulator-json.js';
@@ -43,8 +44,11 @@ export function mergeReports(inputs: readonly MergeInput[], allowPartial: boolea
   if (overlap !== null) return fail(overlap);
   const missing = gapsOf(ordered, spec.interleavings);
   if (missing.length > 0 && !allowPartial) return fail(`${missingText(inputs, missing)}; merge them too, or pass --allow-partial to merge what is here (the merged gate then fails)`);
-  const scenario = findScenario(spec.scenario);
-  if (scenario === undefined) return fail(`${inputs[0]!.name}: unknown scenario ${JSON.stringify(spec.scenario)} (written by another fencesim version?)`);
+  const catalogued = findScenario(spec.scenario);
+  if (catalogued === undefined) return fail(`${inputs[0]!.name}: unknown scenario ${JSON.stringify(spec.scenario)} (written by another fencesim version?)`);
+  // A client loaded by path ran the scenario as it applies to its claims: judge the merge the same way.
+  const applicability = inputs[0]!.report.applicability;
+  const scenario = judgedScenario(catalogued, applicability);
   const merged = new GateAccumulator(spec);
   for (const input of ordered) {
     const restored = accumulatorFromSection(spec, (input.report as { accumulator?: unknown }).accumulator);
@@ -64,6 +68,7 @@ export function mergeReports(inputs: readonly MergeInput[], allowPartial: boolea
   const report = buildReport(merged, verdict, coverageOf(merged), timingOf(ordered), {
     determinism,
     ...(shrunk === undefined ? {} : { shrunk }),
+    ...(applicability === undefined ? {} : { applicability }),
   });
   const shrunkFrom = source !== undefined && shrunk !== undefined && !('skipped' in shrunk) ? { input: source, file: (shrunk as ReportShrunk).file } : null;
   return { ok: true, output: { report, shrunkFrom, missing } };

@@ -15,6 +15,7 @@
  * violations at all) and recomputes the unkeyed digests. The run spec in the report is the remedy: the
  * same `fencesim gate --seed ...` command reproduces the run byte for byte.
  */
+import { judgedScenario } from '../sim/applicability.js';
 import { findScenario } from '../scenarios/catalog.js';
 import { coverageOf, verdictOf } from '../sim/gate.js';
 import { accumulatorFromSection } from './accumulator-json.js';
@@ -59,8 +60,9 @@ function timingProblem(report: Report): string | null {
 
 function recomputedProblem(report: Report): string | null {
   const spec = runSpecOf(report.runSpec);
-  const scenario = findScenario(spec.scenario);
-  if (scenario === undefined) return `runSpec.scenario ${JSON.stringify(spec.scenario)} is not a scenario of this fencesim`;
+  const catalogued = findScenario(spec.scenario);
+  if (catalogued === undefined) return `runSpec.scenario ${JSON.stringify(spec.scenario)} is not a scenario of this fencesim`;
+  const scenario = judgedScenario(catalogued, report.applicability);
   const restored = accumulatorFromSection(spec, report.accumulator);
   if (!restored.ok) return restored.reason;
   const accumulator = restored.accumulator;
@@ -72,6 +74,7 @@ function recomputedProblem(report: Report): string | null {
   const extras: ReportExtras = { determinism: report.determinism };
   if (shrunk !== undefined) extras.shrunk = shrunk;
   if (report.runSpec.shard !== undefined) extras.shard = report.runSpec.shard;
+  if (report.applicability !== undefined) extras.applicability = report.applicability;
   // A partial merge's own reason names its input files: taken as given (reasonsProblem checks its place and prefix).
   const partialReason = partial ? (report.reasons.at(-1) ?? partialReasonPrefix) : undefined;
   const evidence = { determinism: report.determinism, ...(partialReason === undefined ? {} : { partialReason }) };

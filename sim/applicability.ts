@@ -6,6 +6,7 @@
  */
 import type { ClientUnderTest } from '../core/types.js';
 import type { FaultName } from './faults.js';
+import { livenessInvariants, safetyInvariants } from './invariants.js';
 import type { Scenario } from './scenario.js';
 
 /** Features that decide applicability (the rest of a client's claims do not switch faults off). */
@@ -68,4 +69,53 @@ export function reducerClaims(client: ClientUnderTest<any> & { features?: { cata
 export function notApplicableRows(applicability: Applicability): string[][] {
   const off = applicability.notApplicable.map((entry) => `${entry.fault} (needs ${entry.feature})`);
   return off.length === 0 ? [] : [['not applicable', off.join(', ')]];
+}
+
+/**
+ * The invariants the black-box oracle judges for a module client (adapters/mcp-sdk/module/observer.ts), and
+ * the rest: they need the reducer vocabulary (outbox, derived entries, catalogs, leases, listens) or are not
+ * established for module clients. Reducer clients are judged on every invariant.
+ */
+export const moduleJudgedInvariants = [
+  'version_regression',
+  'uri_confusion',
+  'accept_when_not_active',
+  'old_session_effect',
+  'late_tombstone',
+  'served_after_revocation',
+  'fence_lost_after_crash',
+  'convergence_60s',
+] as const;
+
+/** What report.json says about the client under test (absent for registry clients: everything applies). */
+export interface ReportApplicability {
+  /** 'module': judged as a black box; 'reducer': a reducer loaded by path, judged on its effects. */
+  clientKind: 'module' | 'reducer';
+  claims: ClaimedFeatures;
+  /** Faults switched off, each with the feature it needs. */
+  notApplicable: { fault: FaultName; feature: keyof ClaimedFeatures }[];
+  /** Invariants judged for this client. */
+  invariantsJudged: string[];
+  /** Invariants not judged for this client (they need the reducer vocabulary). */
+  invariantsNotJudged: string[];
+}
+
+export function reportApplicability(clientKind: 'module' | 'reducer', claims: ClaimedFeatures, applicability: Applicability): ReportApplicability {
+  const invariants: readonly string[] = [...safetyInvariants, ...livenessInvariants];
+  const judged = clientKind === 'module' ? invariants.filter((name) => (moduleJudgedInvariants as readonly string[]).includes(name)) : [...invariants];
+  return {
+    clientKind,
+    claims: { catalogs: claims.catalogs, crashRecovery: claims.crashRecovery },
+    notApplicable: applicability.notApplicable.map((entry) => ({ ...entry })),
+    invariantsJudged: judged,
+    invariantsNotJudged: invariants.filter((name) => !judged.includes(name)),
+  };
+}
+
+/**
+ * The scenario a report's run was judged on: the catalogue's, with the faults its client did not claim
+ * switched off (merge and report verification rebuild the verdict with it).
+ */
+export function judgedScenario(scenario: Scenario, applicability: ReportApplicability | undefined): Scenario {
+  return applicability === undefined ? scenario : applicabilityOf(scenario, applicability.claims).scenario;
 }

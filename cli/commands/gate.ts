@@ -37,7 +37,7 @@ import { summaryLines } from '../summary.js';
 import { loadStrategies, writeAllReports } from '../write-reports.js';
 import { moduleGateParts, type ModuleGate } from '../module-gate.js';
 import { takeClientModule } from '../client-module.js';
-import { applicabilityOf, notApplicableRows, reducerClaims } from '../../sim/applicability.js';
+import { applicabilityOf, notApplicableRows, reducerClaims, reportApplicability, type ReportApplicability } from '../../sim/applicability.js';
 
 export const gateOptions = {
   interleavings: 'count',
@@ -87,6 +87,8 @@ interface GateSetup {
   module: ModuleGate | null;
   /** A reducer module's faults that do not apply to it (spec rows; empty for registry clients). */
   applicabilityRows: string[][];
+  /** report.json's applicability section (null for registry clients). */
+  applicability: ReportApplicability | null;
 }
 
 export async function gateCommand(argv: readonly string[], io: Io): Promise<number> {
@@ -97,9 +99,11 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
     setup.spec.client = taken.loaded.path;
     if (taken.loaded.kind === 'reducer') {
       setup.client = taken.loaded.reducer;
-      const applicability = applicabilityOf(setup.scenario, reducerClaims(taken.loaded.reducer));
+      const claims = reducerClaims(taken.loaded.reducer);
+      const applicability = applicabilityOf(setup.scenario, claims);
       setup.scenario = applicability.scenario;
       setup.applicabilityRows = notApplicableRows(applicability);
+      setup.applicability = reportApplicability('reducer', claims, applicability);
       if (applicability.scenarioNotApplicable !== null) {
         io.stdout(`fencesim gate: not applicable to ${setup.spec.client}: ${applicability.scenarioNotApplicable}\nnothing to gate: not applicable is not a failure (exit 0)\n`);
         return gateExitPassed;
@@ -107,6 +111,7 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
     } else {
       setup.module = moduleGateParts(taken.loaded.module, setup.scenario, setup.spec);
       setup.scenario = setup.module.scenario;
+      setup.applicability = setup.module.applicability;
     }
     if (setup.module?.notApplicable) {
       io.stdout(`${setup.module.notApplicable}\nnothing to gate: not applicable is not a failure (exit 0)\n`);
@@ -221,6 +226,7 @@ function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSe
     strategies: undefined,
     module: null,
     applicabilityRows: [],
+    applicability: null,
   };
 }
 
@@ -296,7 +302,7 @@ function crashText(setup: GateSetup, crash: InterleavingCrash): string {
 
 function reportOf(setup: GateSetup, accumulator: GateAccumulator, timing: ReportTiming, extras: ReportExtras): Report {
   const verdict = verdictOf(accumulator, setup.scenario, extras.determinism === undefined ? {} : { determinism: extras.determinism });
-  return buildReport(accumulator, verdict, coverageOf(accumulator), timing, extras);
+  return buildReport(accumulator, verdict, coverageOf(accumulator), timing, setup.applicability === null ? extras : { ...extras, applicability: setup.applicability });
 }
 
 function timingOf(accumulator: GateAccumulator, wallMs: number, io: Io): ReportTiming {
