@@ -310,6 +310,8 @@ function subscribeFailed(d: Draft, uri: string): void {
 function subscriptionStarted(d: Draft, uri: string, polling: boolean): void {
   move(d, uri, 'subscribe_acked');
   d.emit({ type: 'StalenessBoundPublished', uri, boundMs: stalenessBoundMs(d, polling), mode: polling ? 'polling' : 'subscription' });
+  // A narrowed ack shrinks the bound to the polling one: content confirmed under the longer bound is not served until the poll below confirms it.
+  if (polling && d.uriState(uri).leaseUntilMs > d.nowMs) d.setLease(uri, d.nowMs);
   issueRead(d, uri, polling ? 'poll' : 'initial');
   armReconcile(d, uri);
 }

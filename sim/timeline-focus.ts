@@ -79,7 +79,8 @@ export function violationTimeline(entries: readonly TimelineEntry[], invariant: 
   const known = new Set(knownUris.map(canonical));
   const breaking = upTo.filter((entry) => entry.invariants.includes(invariant));
   const focus = [violationUri, ...breaking.flatMap((entry) => namedResources(entry, known))];
-  const focused = catalogInvariants.includes(invariant) && violationUri === '' ? focusOnListing(upTo, known) : focusTimeline(upTo, focus, knownUris);
+  const onListing = listingInvariants.includes(invariant) || (catalogInvariants.includes(invariant) && violationUri === '');
+  const focused = onListing ? focusOnListing(upTo, known) : focusTimeline(upTo, focus, knownUris);
   if (focused.entries.length <= foldAboveLines) return { lines: renderEntries(focused.entries), hidden: focused.hidden };
   const requestIds = new Set(breaking.flatMap((entry) => entry.requestIds));
   const folded = foldRepeats(focused.entries, (entry) => entry.requestIds.some((id) => requestIds.has(id)));
@@ -88,10 +89,12 @@ export function violationTimeline(entries: readonly TimelineEntry[], invariant: 
 
 /** Invariants about the resource listing rather than one resource. */
 const catalogInvariants: readonly InvariantName[] = ['unreconciled_catalog', 'unproven_completeness'];
+/** A catalog judged against the truth breaks on the listing itself, whatever URI it names: shown on the listing. */
+const listingInvariants: readonly InvariantName[] = ['catalog_untrue', 'catalog_ab_unsettled', 'task_catalog_expired'];
 
 /** For a listing failure: the listing traffic, deletions and re-creations, and entries about no resource. */
 function focusOnListing(entries: readonly TimelineEntry[], known: ReadonlySet<string>): { entries: TimelineEntry[]; hidden: number } {
-  const kept = entries.filter((entry) => entry.listing || entry.deletion || namedResources(entry, known).length === 0);
+  const kept = entries.filter((entry) => entry.listing || entry.deletion || entry.kind === 'explanation' || entry.invariants.length > 0 || namedResources(entry, known).length === 0);
   return { entries: kept, hidden: entries.length - kept.length };
 }
 

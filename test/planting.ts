@@ -41,7 +41,8 @@ const noMoveWhenClosing: readonly Patch[] = [
   {
     file: 'fence.ts',
     find: "if (sub.state !== 'TOMBSTONE_PENDING') move(d, request.uri, 'not_found_accepted');",
-    replace: "if (isOpen(sub.state) && sub.state !== 'TOMBSTONE_PENDING') move(d, request.uri, 'not_found_accepted');",
+    // Only from a read (the one edge of not_found_accepted), wherever a late answer lands: closing, or watched again.
+    replace: "if (sub.state === 'READ_PENDING') move(d, request.uri, 'not_found_accepted');",
   },
 ];
 

@@ -31,9 +31,14 @@ export class CloseChecker {
 
   /** True when this step answers a request issued before the subscription's latest close began, or it is closed. */
   closedSince(resource: number, truth: StepTruth): boolean {
+    return this.closedSinceSent(resource, truth.requestSentAtMs);
+  }
+
+  /** The same, for a response whose request was sent at `requestSentAtMs` (-1: none). */
+  closedSinceSent(resource: number, requestSentAtMs: number): boolean {
     const closeMs = this.closeBeganMs[resource]!;
     if (this.tracked[resource] === 0) return true;
-    return truth.requestSentAtMs >= 0 && closeMs >= 0 && truth.requestSentAtMs <= closeMs;
+    return requestSentAtMs >= 0 && closeMs >= 0 && requestSentAtMs <= closeMs;
   }
 
   /** An outbox entry (not an invalidation) for `resource`. */

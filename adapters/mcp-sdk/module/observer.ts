@@ -151,6 +151,8 @@ export class BlackBoxObserver {
   private deletionReflected(resource: number): void {
     const response = this.response;
     if (response === null || response.resource !== resource || response.exists || response.version <= this.reflected[resource]! || this.world.wanted[resource] === 0) return;
+    // Serving nothing before and after an answer to a read sent before the last close is no act of the client on it.
+    if (this.world.oracle.close.closedSinceSent(resource, response.requestSentAtMs)) return;
     this.reflected[resource] = response.version;
     const uri = this.uris[resource]!;
     this.judge([{ type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) }], () => `get(${uri}) still serves nothing (read: not found)`);
