@@ -23,7 +23,8 @@ const bundlePaths = [
   '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
 ];
 
-function isExecutable(path) {
+/** Whether `path` is a file this process may execute (shared with scripts/pg-test.mjs). */
+export function isExecutable(path) {
   try {
     accessSync(path, constants.X_OK);
     return true;

@@ -13,10 +13,11 @@
 //   4. `vitest run indexer/pg-driver.test.ts` with FENCESIM_PG_URL naming it; its exit code is ours.
 // It prints the time each step took. Not part of `npm test` (see the README: the cost is measured there).
 import { spawnSync } from 'node:child_process';
-import { accessSync, chownSync, constants, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { isExecutable } from './chromium.mjs';
 
 const started = performance.now();
 const seconds = (from) => ((performance.now() - from) / 1000).toFixed(1) + ' s';
@@ -27,14 +28,6 @@ function fail(text, code = 1) {
   process.exit(code);
 }
 
-function isExecutable(path) {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function findBin() {
   const named = process.env.FENCESIM_PG_BIN;

@@ -70,6 +70,23 @@ export interface SimLinkOptions {
   tap?: WireTap;
 }
 
+/**
+ * The virtual link of one session for a link of either SDK: routed by `route`, every delivery told to the host
+ * (`trustedServer`: the simulator's own server end, whose messages are only parsed, not re-validated).
+ */
+export function createSessionLinkPair(options: SimLinkOptions, link: SessionLink, route: (direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string) => LinkRoute | null, trustedServer: boolean): [VirtualTransport, VirtualTransport] {
+  return createVirtualLink({
+    scheduler: options.scheduler,
+    log: null,
+    linkId: options.generation,
+    trustedServer,
+    router: {
+      route,
+      delivered: (direction, message, kind, tag) => options.host.delivered(link, direction, kind, (tag as NotificationMessage | undefined) ?? null, message),
+    },
+  });
+}
+
 /** A recorder of what a link carries: direction and the message object (read it, do not keep or change it). */
 export type WireTap = (generation: number, direction: LinkDirection, message: JSONRPCMessage) => void;
 
@@ -90,16 +107,7 @@ export class SimLink {
     this.host = options.host;
     this.scheduler = options.scheduler;
     this.tap = options.tap ?? null;
-    const [clientSide, serverSide] = createVirtualLink({
-      scheduler: options.scheduler,
-      log: null,
-      linkId: options.generation,
-      trustedServer: true,
-      router: {
-        route: (direction, message, kind, wire) => this.route(direction, message, kind, wire),
-        delivered: (direction, message, kind, tag) => this.host.delivered(this, direction, kind, (tag as NotificationMessage | undefined) ?? null, message),
-      },
-    });
+    const [clientSide, serverSide] = createSessionLinkPair(options, this, (direction, message, kind, wire) => this.route(direction, message, kind, wire), true);
     this.clientSide = clientSide;
     this.serverSide = serverSide;
     this.link = clientSide.link;

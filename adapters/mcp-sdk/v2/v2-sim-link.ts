@@ -25,8 +25,8 @@ import { subscriptionIdMetaKey } from '../../../core/era.js';
 import type { NotificationMessage } from '../../../sim/kernel/events.js';
 import { listenParams } from '../../../sim/actors/era2026.js';
 import { requestIdMetaKey } from '../sim/sdk-sim-driver.js';
-import type { ResponsePlan, ServedAnswer, SimLinkHost, SimLinkOptions, SimRequestMethod } from '../sim/sdk-sim-link.js';
-import { createVirtualLink, type LinkDirection, type LinkRoute, type LinkScheduler, type MessageKind, type VirtualLink, type VirtualTransport } from '../transport/virtual-transport.js';
+import { createSessionLinkPair, type ResponsePlan, type ServedAnswer, type SimLinkHost, type SimLinkOptions, type SimRequestMethod } from '../sim/sdk-sim-link.js';
+import { type LinkDirection, type LinkRoute, type LinkScheduler, type MessageKind, type VirtualLink, type VirtualTransport } from '../transport/virtual-transport.js';
 
 type WireId = string | number;
 type Outcome = ServedAnswer['outcome'];
@@ -57,15 +57,7 @@ export class V2SimLink {
     this.host = options.host;
     this.scheduler = options.scheduler;
     this.capabilities = options.capabilities;
-    const [clientSide, serverSide] = createVirtualLink({
-      scheduler: options.scheduler,
-      log: null,
-      linkId: options.generation,
-      router: {
-        route: (direction, message, kind, wire) => this.route(direction, message, kind, wire),
-        delivered: (direction, message, kind, tag) => this.host.delivered(this, direction, kind, (tag as NotificationMessage | undefined) ?? null, message),
-      },
-    });
+    const [clientSide, serverSide] = createSessionLinkPair(options, this, (direction, message, kind, wire) => this.route(direction, message, kind, wire), false);
     this.clientSide = clientSide;
     this.serverSide = serverSide;
     this.link = clientSide.link;
