@@ -1,0 +1,112 @@
+/** The reference client (reducer.ts): responses to the requests it sent. */
+import { acceptNotFound, acceptResourceVersion, closeSubscription, isLive, issueRead, judgeInDraft, move, writeAfterClose } from './fence.js';
+import { learnRevocation, permissionDeniedCode } from './authorization.js';
+import { checkRequestId, interpretRead, isObject } from './protocol.js';
+import { isEra2026 } from './era.js';
+import { endListenWatch, onAbandonedAnswer } from './listen.js';
+import { narrowLeaseToTtl } from './ttl.js';
+import { onListPage } from './scan.js';
+import { Draft, type InflightRequest } from './state.js';
+import type { ResponseOutcome } from './types.js';
+import { subscribeFailed, subscriptionStarted } from './reducer-sessions.js';
+
+// -- responses ---------------------------------------------------------------------------------
+
+/** `outcome` is a `{type: 'result' | 'error'}` envelope (checkInput); its payload is the server's. */
+export function onResponse(d: Draft, sessionGeneration: number, rawRequestId: unknown, outcome: ResponseOutcome): void {
+  const requestId = checkRequestId(rawRequestId);
+  if (requestId === null) {
+    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'response id must be a positive integer' } });
+    return;
+  }
+  const request = d.inflight(requestId);
+  if (request === undefined || request.sessionGeneration !== sessionGeneration) {
+    d.emit({ type: 'AuditWritten', kind: 'UNKNOWN_RESPONSE', uri: request?.uri ?? '', requestId, detail: 'no request in flight with this id in this session' });
+    return;
+  }
+  d.removeInflight(request);
+  if (request.abandoned === true) onAbandonedAnswer(d, requestId, request, outcome);
+  else if (request.kind === 'read') onReadResponse(d, requestId, request, outcome);
+  else if (request.kind === 'subscribe') (isEra2026(d) ? onListenResponse : onSubscribeResponse)(d, request, outcome);
+  else if (request.kind === 'unsubscribe') onUnsubscribeResponse(d, request, outcome);
+  else onListPage(d, outcome);
+}
+
+function onReadResponse(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
+  const verdict = judgeInDraft(d, request);
+  const sub = d.subscription(request.uri);
+  if (verdict.type === 'after-close') {
+    // The close fence blocks versions, never knowledge: a permission error is a revocation all the same.
+    if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
+    writeAfterClose(d, requestId, request, verdict.closeOrdinal);
+    return;
+  }
+  const tracking = d.uriState(request.uri);
+  d.setReads(request.uri, tracking.inFlight - 1, tracking.dirty);
+  const read = interpretRead(outcome, request.uri, d.config.contentCharsMax);
+  if (read.type === 'content') {
+    if (acceptResourceVersion(d, requestId, request, read, verdict) && isEra2026(d) && outcome.type === 'result') narrowLeaseToTtl(d, request, outcome.result);
+  }
+  else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict);
+  else if (read.type === 'rejected') d.emit({ type: 'ProtocolRejected', rejection: read.rejection });
+  else if (read.code === permissionDeniedCode) learnRevocation(d, request.uri, sub!.subject, 'read');
+  settleReads(d, request.uri);
+}
+
+/** After a read settles: one coalesced follow-up read if dirty, otherwise back to ACTIVE when idle. */
+function settleReads(d: Draft, uri: string): void {
+  const { inFlight, dirty } = d.uriState(uri);
+  const state = d.subscription(uri)!.state;
+  if (inFlight === 0) d.disarmTimer('hedge', uri);
+  if (state === 'VERSION_ACCEPTED') {
+    if (inFlight > 0) move(d, uri, 'reads_outstanding');
+    else if (dirty) issueRead(d, uri, 'notification');
+    else move(d, uri, 'read_settled');
+  } else if (state === 'READ_PENDING') {
+    if (inFlight > 0) return;
+    if (dirty) issueRead(d, uri, 'notification');
+    else move(d, uri, 'read_settled');
+  } else if (state === 'TOMBSTONE_PENDING' && inFlight === 0 && dirty) {
+    issueRead(d, uri, 'tombstone-check');
+  }
+}
+
+function onSubscribeResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || sub.state !== 'SUBSCRIBING') {
+    return;
+  }
+  if (outcome.type === 'error' || !isObject(outcome.result)) {
+    if (outcome.type === 'result') {
+      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'resources/subscribe result must be an object' } });
+    }
+    subscribeFailed(d, request.uri);
+    return;
+  }
+  subscriptionStarted(d, request.uri, false);
+}
+
+/** 2026-07-28: a response to a listen ends it (an error: rejected; a result: graceful completion). */
+function onListenResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration) return;
+  if (sub.state === 'SUBSCRIBING') {
+    d.disarmTimer('resubscribe', request.uri);
+    subscribeFailed(d, request.uri); // rejected, or completed before its ack: never watched
+  } else if (isLive(sub.state)) {
+    endListenWatch(d, request.uri);
+  }
+  void outcome;
+}
+
+function onUnsubscribeResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
+  const sub = d.subscription(request.uri);
+  if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration) return;
+  if (sub.state !== 'UNSUBSCRIBING' && sub.state !== 'UNSUBSCRIBE_UNKNOWN') return;
+  if (outcome.type === 'error') return; // stays closing; the timer retries
+  if (!isObject(outcome.result)) {
+    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'resources/unsubscribe result must be an object' } });
+    return; // not an ACK: stays closing; the timer retries
+  }
+  closeSubscription(d, request.uri, 'ACKED');
+}
