@@ -19,19 +19,35 @@ import { onConnected, refuseForCapability, sessionLost, startSubscription } from
 import { onResponse } from './reducer-responses.js';
 import { onNotification } from './reducer-notifications.js';
 import { onTimer } from './reducer-timers.js';
+import { registerOwnedStep } from './step-owned.js';
 
 export { durableLedger, recoverFromLedger };
 
 /**
  * One step of the reference client. Malformed caller-filled fields (SPEC §11) give one typed rejection
  * and the same state; protocol payloads are judged where they are interpreted. Never throws on input.
+ * Pure: `state` is never changed (what it shares with the next state stays shared, copied on write).
  */
 export function step(state: CoreState, input: ClientInput): StepResult<CoreState> {
+  return stepDraft(state, input, false);
+}
+
+/**
+ * `step` for a caller that gives `state` up (keeps no reference to it or to anything inside it): the same
+ * code, changing `state` in place instead of copying each record it touches. Same effects, deep-equal state.
+ */
+export function stepOwned(state: CoreState, input: ClientInput): StepResult<CoreState> {
+  return stepDraft(state, input, true);
+}
+
+registerOwnedStep(step, stepOwned);
+
+function stepDraft(state: CoreState, input: ClientInput, ownsState: boolean): StepResult<CoreState> {
   const rejection = checkInput(input);
   if (rejection !== null) return { state, effects: [{ type: 'ProtocolRejected', rejection }] };
   const eraRejection = input.type === 'Connected' ? checkEra(input.era) : null;
   if (eraRejection !== null) return { state, effects: [{ type: 'ProtocolRejected', rejection: eraRejection }] };
-  const d = new Draft(state, input.nowMs, input.jitter >>> 0);
+  const d = new Draft(state, input.nowMs, input.jitter >>> 0, ownsState);
   if (refusedForCapability(d, input)) return { state: d.commit(), effects: d.effects };
   switch (input.type) {
     case 'Connected':

@@ -1,7 +1,8 @@
 /**
- * `Draft`: the copy-on-write view a single `step` works on. Each container and record of the state
- * (state-shape.ts) is copied at most once per step, the input state is never mutated, and `commit()`
- * yields the next state.
+ * `Draft`: the view a single `step` works on. Copy-on-write (the pure `step`): each container and record of
+ * the state (state-shape.ts) is copied at most once per step, the input state is never mutated, and
+ * `commit()` yields the next state. Owning (`stepOwned`, for a caller that gives the state up): the same
+ * code changes the state it was handed in place, copying only the shared frozen idle values below.
  */
 import type { DerivedRecord, DiscoveryLedger } from './records.js';
 import { cloneSubscription, type CoreState, type InflightKind, type InflightRequest, type Ledger, type UriVolatile, type Volatile } from './state-shape.js';
@@ -12,12 +13,13 @@ export * from './state-shape.js';
 export { timerKinds, type TimerKind } from './types.js';
 
 /** The volatile state of a URI with nothing in flight and nothing armed (shared, frozen). */
+const idleDeadlines = Object.freeze(timerKinds.map(() => -1)) as unknown as number[];
 const idleUri: UriVolatile = Object.freeze({
   requests: Object.freeze([]) as unknown as InflightRequest[],
   inFlight: 0,
   dirty: false,
   pulseAtMs: -1,
-  deadlines: Object.freeze(timerKinds.map(() => -1)) as unknown as number[],
+  deadlines: idleDeadlines,
   leaseUntilMs: -1,
   confirmAfterOrdinal: -1,
   notFoundEvidenceMs: -1,
@@ -43,13 +45,32 @@ export class Draft {
    * subscription records): one list, since objects of different kinds are never identical.
    */
   private readonly owned: object[] = [];
+  /** The state handed in, when this step owns it (changed in place); null when copying on write. */
+  private readonly ownedState: CoreState | null;
 
-  constructor(state: CoreState, nowMs: number, jitter: number) {
+  /** `ownsState`: the caller gives `state` up (it keeps no reference to it or to anything in it). */
+  constructor(state: CoreState, nowMs: number, jitter: number, ownsState = false) {
     this.config = state.config;
     this.ledger = state.ledger;
     this.volatile = state.volatile;
     this.nowMs = nowMs;
     this.jitter = jitter;
+    this.ownedState = ownsState ? state : null;
+    if (ownsState) {
+      this.ledgerOwned = this.volatileOwned = this.subscriptionsOwned = this.versionsOwned = true;
+      this.derivedOwned = this.revokedOwned = this.urisOwned = this.discoveryOwned = true;
+    }
+  }
+
+  /** Whether this step may change `record` in place: its own copy, or (owning) anything but the idle values. */
+  private isOwned(record: object): boolean {
+    if (this.ownedState !== null) return record !== idleUri && record !== idleDeadlines;
+    return this.owned.includes(record);
+  }
+
+  /** Remembers a record this step made (copy-on-write only: an owning step owns everything already). */
+  private own(record: object): void {
+    if (this.ownedState === null) this.owned.push(record);
   }
 
   get l(): Readonly<Ledger> {
@@ -61,6 +82,7 @@ export class Draft {
   }
 
   commit(): CoreState {
+    if (this.ownedState !== null) return this.ownedState; // its ledger and volatile were changed in place
     return { config: this.config, ledger: this.ledger, volatile: this.volatile };
   }
 
@@ -100,7 +122,7 @@ export class Draft {
   mutableSubscription(uri: string): ResourceSubscriptionRecord {
     const current = this.ledger.subscriptions[uri];
     if (current === undefined) throw new Error(`no subscription for ${uri}`);
-    if (this.owned.includes(current)) return current;
+    if (this.isOwned(current)) return current;
     const copy = cloneSubscription(current);
     this.putSubscription(copy);
     return copy;
@@ -113,7 +135,7 @@ export class Draft {
       this.subscriptionsOwned = true;
     }
     ledger.subscriptions[record.uri] = record;
-    this.owned.push(record);
+    this.own(record);
   }
 
   putVersion(uri: string, record: ResourceVersionRecord | undefined): void {
@@ -202,7 +224,7 @@ export class Draft {
   /** A copy of the URI's volatile state that this step may change (copied once per step). */
   private mutableUri(uri: string): UriVolatile {
     const current = this.volatile.uris[uri] ?? idleUri;
-    if (this.owned.includes(current)) return current;
+    if (this.isOwned(current)) return current;
     const volatile = this.mutableVolatile();
     if (!this.urisOwned) {
       volatile.uris = { ...volatile.uris };
@@ -219,7 +241,7 @@ export class Draft {
       notFoundEvidenceMs: current.notFoundEvidenceMs,
     };
     volatile.uris[uri] = copy;
-    this.owned.push(copy);
+    this.own(copy);
     return copy;
   }
 
@@ -316,13 +338,13 @@ export class Draft {
 
   private setDeadline(uri: string, index: number, deadlineMs: number): void {
     const state = this.mutableUri(uri);
-    if (!this.owned.includes(state.deadlines)) {
+    if (!this.isOwned(state.deadlines)) {
       // An explicit copy: slice() of the frozen idle array takes a slow path.
       const source = state.deadlines;
       const copy: number[] = [];
       for (let kind = 0; kind < source.length; kind++) copy.push(source[kind]!);
       state.deadlines = copy;
-      this.owned.push(copy);
+      this.own(copy);
     }
     state.deadlines[index] = deadlineMs;
   }

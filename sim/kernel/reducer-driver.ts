@@ -5,6 +5,7 @@
  * pre-crash responses (they may surface after the restart on their old session).
  */
 import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, TimerId } from '../../core/types.js';
+import { ownedStepOf, type StepFunction } from '../../core/step-owned.js';
 import { interpretEffects, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
 import type { ClientDriver, CommandInput, WorldHost } from './host.js';
@@ -31,6 +32,11 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   /** The deadline of each timer's latest TimerArmed; earlier ones for the timer are replaced. */
   private readonly armedTimers = new TimerTable();
   private readonly truth: StepTruth = newStepTruth();
+  /**
+   * How a state is stepped: the client's owned step when it has one (the driver holds the only reference
+   * to `state` and replaces it with each result, so the step may change it in place), else its pure step.
+   */
+  private readonly stepState: StepFunction<unknown>;
 
   constructor(
     private readonly world: ReducerWorld,
@@ -38,6 +44,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     private readonly config: ClientConfig,
   ) {
     this.state = client.init(config);
+    const owned = ownedStepOf(client);
+    this.stepState = owned ?? ((state, input) => client.step(state, input));
   }
 
   // -- the driver port ---------------------------------------------------------------------------------
@@ -165,7 +173,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const oracle = world.oracle;
     const violationsBefore = oracle.violations.length;
     if (timeline !== null) timeline.input(world.nowMs, input, response, world.sessionGeneration);
-    const result = this.client.step(this.state, input);
+    const result = this.stepState(this.state, input);
     this.state = result.state;
     world.traceHash = mix(world.traceHash, result.effects.length);
     this.judgeAndCarryOut(result.effects, cause, response, violationsBefore);
