@@ -100,20 +100,20 @@ describe('help', () => {
 describe('gate', () => {
   const reportKeys = [
     'schema', 'runSpec', 'interleavings', 'passed', 'outcome', 'reasons', 'counters', 'liveness', 'metrics', 'thresholds',
-    'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'checkers', 'freshness', 'failures', 'indexer', 'observability', 'determinism', 'accumulator', 'integrity', 'timing',
+    'coverage', 'faults', 'sometimes', 'totals', 'distributions', 'checkers', 'freshness', 'failures', 'indexer', 'observability', 'eras', 'determinism', 'accumulator', 'integrity', 'timing',
   ];
 
-  it('reference on swarm passes and writes report.json with the schema and every safety counter', async () => {
+  it('reference on the default scenario (era-both: --protocol both) passes and writes report.json with the schema and every safety counter', async () => {
     const out = join(scratch, 'reference-a', 'nested');
     const result = await run(['gate', '--interleavings', '300', '--seed', '1', '--out', out]);
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('fencesim gate: run spec');
-    expect(result.stdout).toContain('reproduce this run: npx fencesim gate --seed 1 --interleavings 300 --scenario swarm --client reference');
+    expect(result.stdout).toContain('reproduce this run: npx fencesim gate --seed 1 --interleavings 300 --scenario era-both --client reference');
     expect(result.stdout).toContain('gate PASSED');
     const { json } = await readReport(out);
     expect(Object.keys(json)).toEqual(reportKeys);
     expect(json.schema).toBe('fencesim.report.v1');
-    expect(json.runSpec).toEqual({ seed: 1, interleavings: 300, scenario: 'swarm', client: 'reference', maxFailures: 20 });
+    expect(json.runSpec).toEqual({ seed: 1, interleavings: 300, scenario: 'era-both', client: 'reference', maxFailures: 20 });
     expect(Object.keys(json.counters)).toEqual([...safetyInvariants]);
     expect(Object.keys(json.faults)).toEqual([...faultNames]);
     expect(Object.keys(json.totals)).toEqual(['events', 'steps', 'reads', 'staleReceipts', 'audits', 'rejections', 'accepts', 'virtualMs']);

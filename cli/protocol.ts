@@ -1,14 +1,22 @@
 /**
  * `--protocol 2025-11-25|2026-07-28|both` (gate, replay, shrink, bench): which MCP era the interleavings
  * speak. The era is a property of the scenario (sim/scenario.ts `era`), so the flag picks the era's
- * default scenario when none is named, and refuses a named scenario of another era. Without the flag
- * nothing changes: the default stays 2025-11-25 (the 2025 golden traces hold). `--transport sdk` runs
- * each interleaving on its era's SDK (2026-07-28: SDK v2 on both ends).
+ * default scenario when none is named, and refuses a named scenario of another era. Without the flag the
+ * protocol is `both` (`protocolDefault`): a command without --scenario runs era-both, where each
+ * interleaving draws its era from its own seed, so a printed replay (`--seed S --scenario era-both`) and
+ * a replay file (runSpec.scenario and the era decision among its decisions) reproduce the era it drew. A
+ * named --scenario without --protocol runs as named, whatever its era. Module clients (`--client ./x.mjs`
+ * with a module client default export) are judged on 2025-11-25 only: their world's black-box observer
+ * (adapters/mcp-sdk/module/observer.ts) does not follow listens. `--transport sdk` runs each interleaving
+ * on its era's SDK (2026-07-28: SDK v2 on both ends).
  */
 import type { Scenario } from '../scenarios/scenario.js';
 import { findScenario } from '../scenarios/catalog.js';
 import type { Transport } from '../sim/gate.js';
 import { UsageError, type ProtocolChoice } from './args.js';
+
+/** The era of gate, replay, shrink and bench when --protocol is left out. */
+export const protocolDefault: ProtocolChoice = 'both';
 
 /** The default scenario of each era when the command's own default is a 2025-11-25 one. */
 const eraDefaultScenario: Record<Exclude<ProtocolChoice, '2025-11-25'>, string> = { '2026-07-28': 'era2026-swarm', both: 'era-both' };
@@ -17,16 +25,31 @@ export function eraOfScenario(scenario: Scenario): ProtocolChoice {
   return scenario.era ?? '2025-11-25';
 }
 
+/** Who the scenario is for: a registry or reducer client (every era), or a module client (2025-11-25 only). */
+export type ProtocolClientKind = 'reducer' | 'module';
+
 /**
- * The scenario a command runs: `named` (--scenario) or the command's default, checked against
- * `protocol` (--protocol) and `transport`. Every refusal is a UsageError (exit 2) naming both sides.
+ * The scenario a command runs: `named` (--scenario) or the command's default for `protocol` (--protocol,
+ * else `protocolDefault`; 2025-11-25 for a module client), checked against `protocol` and `transport`.
+ * `defaultName` is the command's 2025-11-25 default. Every refusal is a UsageError (exit 2) naming both sides.
  */
-export function scenarioForProtocol(named: Scenario | undefined, protocol: ProtocolChoice | undefined, defaultName: string, transport: Transport | undefined, command: string): Scenario {
-  let scenario = named ?? findScenario(defaultName)!;
-  if (named === undefined && protocol !== undefined && protocol !== '2025-11-25') scenario = findScenario(eraDefaultScenario[protocol])!;
+export function scenarioForProtocol(
+  named: Scenario | undefined,
+  protocol: ProtocolChoice | undefined,
+  defaultName: string,
+  transport: Transport | undefined,
+  command: string,
+  clientKind: ProtocolClientKind = 'reducer',
+): Scenario {
+  const chosen = protocol ?? (clientKind === 'module' ? '2025-11-25' : protocolDefault);
+  const scenario = named ?? findScenario(chosen === '2025-11-25' ? defaultName : eraDefaultScenario[chosen])!;
   const era = eraOfScenario(scenario);
   if (protocol !== undefined && era !== protocol) {
     throw new UsageError(`--protocol ${protocol}: scenario ${scenario.name} speaks ${era}; pick a ${protocol} scenario (fencesim list) or leave out --scenario`, command);
+  }
+  if (clientKind === 'module' && era !== '2025-11-25') {
+    const what = protocol !== undefined ? `--protocol ${protocol}` : `scenario ${scenario.name} (${era})`;
+    throw new UsageError(`${what}: a module client is judged on 2025-11-25 connections only (the module world does not follow 2026-07-28 listens yet); use --protocol 2025-11-25 or a 2025-11-25 scenario`, command);
   }
   return scenario; // --transport sdk runs 2026-07-28 over SDK v2 and 2025-11-25 over SDK 1.x (adapters/mcp-sdk/v2/v2-sim-world.ts)
 }

@@ -60,13 +60,13 @@ describe('gate --transport sdk', () => {
     expect(replay.stdout).toContain('<== version_regression');
   });
 
-  it('runs swarm (client-crash included) when no scenario is named; bad transports and replay files are refused (exit 2)', async () => {
+  it('runs era-both (each interleaving on its era\'s SDK, client-crash included) when no scenario is named; bad transports and replay files are refused (exit 2)', async () => {
     const dir = join(scratch, 'swarm');
     const swarm = await run(['gate', '--transport', 'sdk', '--client', 'reference', '--interleavings', '30', '--seed', '5', '--workers', '1', '--out', dir]);
     expect(swarm.stderr).not.toMatch(/internal error/);
     expect(swarm.code).toBe(0);
     const written = await report(dir);
-    expect(written.runSpec).toMatchObject({ scenario: 'swarm', transport: 'sdk' });
+    expect(written.runSpec).toMatchObject({ scenario: 'era-both', transport: 'sdk' });
     const transport = await run(['gate', '--transport', 'grpc', '--interleavings', '5']);
     expect(transport.code).toBe(2);
     expect(transport.stderr).toMatch(/--transport: unknown transport "grpc"; valid transports: pure, sdk/);

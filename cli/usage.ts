@@ -20,7 +20,7 @@ fencesim index-gate --replay S [--indexer NAME]
   Run N seeded interleavings of a scenario against a client and apply the release gate.
     --interleavings N     how many interleavings (positive integer; default 100000)
     --seed S              root seed, decimal or 0x-hex uint32 (default: chosen at random and printed)
-    --scenario NAME       scenario to run (default swarm; see fencesim list)
+    --scenario NAME       scenario to run (default era-both, or the --protocol era's default; see fencesim list)
     --client NAME         client under test (default reference; see fencesim list)
     --out DIR             write DIR/report.json and, rendered from it, DIR/summary.md, DIR/junit.xml and
                           DIR/report.html, creating DIR (default ./fencesim-report); summary.md is also
@@ -48,11 +48,14 @@ fencesim index-gate --replay S [--indexer NAME]
                           virtual time (deterministic; 15-30x slower than pure). sdk runs every scenario,
                           swarm and client-crash included; failures replay with --transport sdk;
                           the first failure is not shrunk
-    --protocol E          the MCP era: 2025-11-25 (default scenario swarm), 2026-07-28 (listen, ttlMs, no
-                          sessions; default scenario era2026-swarm) or both (era-both: each interleaving
-                          draws its era); a --scenario of another era is refused. Also on replay, shrink
-                          and bench. With --transport sdk, 2026-07-28 interleavings run over SDK v2 on both
-                          ends (@modelcontextprotocol/client and /server), 2025-11-25 ones over SDK 1.x
+    --protocol E          the MCP era: both (default; scenario era-both: each interleaving draws its era
+                          from its seed, so its replay command reproduces it), 2025-11-25 (default scenario
+                          swarm) or 2026-07-28 (listen, ttlMs, no sessions; default scenario
+                          era2026-swarm); a --scenario of another era is refused, a named --scenario without
+                          --protocol runs as named. Also on replay, shrink and bench. A module client
+                          (--client ./x.mjs) is judged on 2025-11-25 only. With --transport sdk, 2026-07-28
+                          interleavings run over SDK v2 on both ends (@modelcontextprotocol/client and
+                          /server), 2025-11-25 ones over SDK 1.x
   Exit 0 when the gate passes, 1 when it fails, 4 when the self-check finds nondeterminism.`,
   replay: `fencesim replay --seed S --scenario NAME --client NAME
 fencesim replay --seed S --scenario NAME --client NAME --transport sdk
@@ -77,8 +80,11 @@ fencesim shrink --file FILE [--client NAME] [--out FILE] [--invariant NAME] [--b
   list: `fencesim list
   List the scenarios, clients, faults and invariants.`,
   bench: `fencesim bench [--scenario NAME] [--interleavings N] [--repetitions R] [--client NAME] [--json]
+              [--protocol 2025-11-25|2026-07-28|both]
   Time a scenario on this thread: one warm-up repetition, then R timed ones.
-    --scenario NAME     default read-race
+    --scenario NAME     default: the --protocol era's default (both: era-both; 2025-11-25: read-race;
+                        2026-07-28: era2026-swarm)
+    --protocol E        both (default), 2025-11-25 or 2026-07-28, as on gate
     --interleavings N   per repetition (default 5000)
     --repetitions R     timed repetitions (default 5)
     --client NAME       default reference

@@ -29,6 +29,8 @@ export interface DiscoveryScanRecord {
   pages: number;
   endMs: number | null;
   status: 'RUNNING' | 'COMPLETE' | 'ABANDONED';
+  /** 2026-07-28: the pages' `ttlMs` / `cacheScope` folded so far (shortest TTL, most private scope); absent on 2025-11-25. */
+  hint?: { ttlMs: number; cacheScope: 'public' | 'private' };
 }
 
 export interface CatalogRecord {

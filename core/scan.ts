@@ -14,12 +14,16 @@
  *   review time. A single pass never publishes anything.
  * - Completeness tasks accept only a SNAPSHOT_PROVEN catalog; so does confirming a deletion (it deletes
  *   downstream), which also needs a not-found read issued after an earlier catalog lacked the URI.
+ * - 2026-07-28: every page's `ttlMs` / `cacheScope` is folded into its pass (the shortest TTL, the most
+ *   private scope: core/ttl.ts `aggregateHints`), and a catalog carries the fold of every pass it rests on
+ *   (both passes of an A/B reconciliation), never wider than any one page the server sent.
  */
 import { contentDigest } from './digest.js';
 import { confirmTombstone, isOpen, issueRead, resourcesOffered } from './fence.js';
 import { describe } from './input-check.js';
 import { LEDGER_TEXT_CHARS_MAX, checkUri, isObject, typeName } from './protocol.js';
 import { isEra2026 } from './era.js';
+import { aggregateHints, cacheHintOf, type CacheHint } from './ttl.js';
 import type { Draft } from './state.js';
 import type { CatalogRecord, DiscoveryScanRecord } from './records.js';
 import type { CatalogStatus, ResponseOutcome, ScanAbandonReason } from './types.js';
@@ -125,6 +129,7 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
   next.pages = running.pages + 1;
   if (page.snapshotId !== null && !running.snapshotIds.includes(page.snapshotId)) next.snapshotIds = running.snapshotIds.concat(page.snapshotId);
   next.snapshotForged = running.snapshotForged || isForged(d, running, page.snapshotId);
+  if (isEra2026(d)) next.hint = foldHint(running.hint, cacheHintOf(outcome.result));
   d.mutableDiscovery().running = next;
   if (page.nextCursor === null) {
     completePass(d, next);
@@ -160,7 +165,14 @@ function copyScan(r: DiscoveryScanRecord): DiscoveryScanRecord {
     pages: r.pages,
     endMs: r.endMs,
     status: r.status,
+    ...(r.hint === undefined ? {} : { hint: r.hint }),
   };
+}
+
+/** The hint of a pass (or catalog) so far folded with one more: the shortest TTL, the most private scope. */
+function foldHint(folded: CacheHint | undefined, next: CacheHint | undefined): CacheHint | undefined {
+  if (folded === undefined || next === undefined) return folded ?? next;
+  return aggregateHints([folded, next]);
 }
 
 /**
@@ -238,7 +250,7 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   for (const uri of uris) if (d.uriState(uri).confirmAfterOrdinal >= 0) d.setConfirmAfter(uri, -1);
   const proven = complete.pass === 'SNAPSHOT' && !complete.snapshotForged && complete.snapshotIds.length === 1;
   if (proven) {
-    publish(d, complete, 'SNAPSHOT_PROVEN', complete.firstRequestMs);
+    publish(d, complete, 'SNAPSHOT_PROVEN', complete.firstRequestMs, complete.hint);
     return;
   }
   const previous = discovery.previous;
@@ -249,14 +261,15 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
     previous.notificationsObserved === 0 &&
     complete.notificationsObserved === 0;
   if (reconciled) {
-    publish(d, complete, 'SNAPSHOT_UNPROVEN', previous.firstRequestMs);
+    publish(d, complete, 'SNAPSHOT_UNPROVEN', previous.firstRequestMs, foldHint(previous.hint, complete.hint));
     return;
   }
   discovery.previous = complete;
   startPass(d);
 }
 
-function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, firstPassStartMs: number): void {
+/** `hint`: 2026-07-28, the fold of every page of the passes the catalog rests on (undefined on 2025-11-25). */
+function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, firstPassStartMs: number, hint: CacheHint | undefined): void {
   const discovery = d.mutableDiscovery();
   // Measured when its (first) pass began, not when it is published: the listing may have changed since,
   // and its age (the staleness bound, the review time) counts from the listing, not from the publication.
@@ -275,6 +288,7 @@ function publish(d: Draft, pass: DiscoveryScanRecord, status: CatalogStatus, fir
     measuredAtMs,
     stalenessBoundMs: d.config.catalogReviewMs,
     nextReviewAtMs,
+    ...(hint === undefined ? {} : { cacheScope: hint.cacheScope, ttlMs: hint.ttlMs }),
   });
   d.armTimer('discover', discoveryTimerUri, Math.max(nextReviewAtMs, d.nowMs));
   // Confirming a deletion deletes downstream: a completeness task, so only a proven snapshot may do it

@@ -225,6 +225,9 @@ export type ClientEffect =
       measuredAtMs: number;
       stalenessBoundMs: number;
       nextReviewAtMs: number;
+      /** 2026-07-28 only: the most private `cacheScope` and the shortest `ttlMs` of every page the catalog rests on. */
+      cacheScope?: 'public' | 'private';
+      ttlMs?: number;
     }
   | { type: 'ScanStarted'; scanId: number; pass: 'A' | 'B' | 'SNAPSHOT' }
   | { type: 'ScanAbandoned'; scanId: number; reason: ScanAbandonReason; detail: string }

@@ -12,6 +12,9 @@
  *   before the ack (or with another listen's id) starts a watch no ack ever confirmed (phantom_watch).
  * - naive-2026-shared-cache keeps one cache for every subject: whoever asks gets what was read, whatever
  *   its cacheScope (scope_isolation).
+ * - naive-2026-empty-cursor-end treats an empty-string nextCursor as the end of the list, so a pass that
+ *   stopped halfway counts as complete and a catalog rests on passes the server never finished
+ *   (unreconciled_catalog, catalog_untrue).
  */
 import { referenceClient } from '../core/reducer.js';
 import { subscriptionIdMetaKey } from '../core/era.js';
@@ -160,4 +163,22 @@ export const naive2026SharedCache = wrapReference<SubjectBook>(
   stepSharingCache,
 );
 
-export const era2026NaiveClients: readonly ClientUnderTest<any>[] = [naive2026NoAckWait, naive2026WaitForever, naive2026TrustsAnyId, naive2026SharedCache];
+/** A list page whose nextCursor is '' read as the last page: the cursor is dropped before the core sees it. */
+function withoutEmptyCursor(input: ClientInput): ClientInput {
+  if (input.type !== 'ResponseArrived' || input.outcome.type !== 'result') return input;
+  const result = input.outcome.result as { resources?: unknown; nextCursor?: unknown } | null;
+  if (result === null || typeof result !== 'object' || !Array.isArray(result.resources) || result.nextCursor !== '') return input;
+  const { nextCursor: _ended, ...page } = result;
+  return { ...input, outcome: { type: 'result', result: page } };
+}
+
+export const naive2026EmptyCursorEnd: ClientUnderTest<CoreState> = {
+  name: 'naive-2026-empty-cursor-end',
+  description: "2026-07-28: treats an empty-string nextCursor as the end of the list (pagination.mdx: '' is a cursor)",
+  init: referenceClient.init,
+  step: (state, input) => referenceClient.step(state, withoutEmptyCursor(input)),
+  durable: referenceClient.durable!,
+  recover: referenceClient.recover!,
+};
+
+export const era2026NaiveClients: readonly ClientUnderTest<any>[] = [naive2026NoAckWait, naive2026WaitForever, naive2026TrustsAnyId, naive2026SharedCache, naive2026EmptyCursorEnd];

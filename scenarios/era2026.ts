@@ -9,6 +9,7 @@ import type { Chooser } from '../sim/chooser.js';
 import type { InterleavingPlan } from '../sim/plan.js';
 import { allInvariants } from '../sim/oracle.js';
 import type { Scenario } from './scenario.js';
+import { catalogResources, discoveryWorkload, drawServer, plan, workload } from './shape.js';
 
 /** What the 2026 scenarios take from the catalogue (passed in by catalog.ts, so nothing here imports it). */
 export interface SwarmParts {
@@ -86,5 +87,17 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
       era2026: { ttlMsMin, ttlMsMax },
     }),
   };
-  return [era2026Swarm, eraBoth, era2026BrokenStream, era2026Tags, era2026Partitions];
+  const era2026Listing: Scenario = {
+    name: 'era2026-listing',
+    description: '2026-07-28: multi-page listings whose nextCursor is sometimes the empty string and whose pages disagree on cacheScope and ttlMs',
+    era: '2026-07-28',
+    targets: ['unreconciled_catalog', 'catalog_untrue', 'scope_isolation', 'ttl_staleness'],
+    catches: ['naive-2026-empty-cursor-end'],
+    sometimes: ['list-empty-cursor', 'list-page-hint-mismatch'],
+    plan: (chooser) => ({
+      ...plan({ 'list-empty-cursor': ratio(1, 2), 'list-page-hint-mismatch': ratio(1, 2) }, workload(chooser, discoveryWorkload, catalogResources, 4), drawServer(chooser, 2)),
+      era2026: { ttlMsMin, ttlMsMax },
+    }),
+  };
+  return [era2026Swarm, eraBoth, era2026BrokenStream, era2026Tags, era2026Partitions, era2026Listing];
 }

@@ -39,6 +39,8 @@ export const faultNames = [
   'era-downgrade',
   'response-replay',
   'serve-other-subject',
+  'list-empty-cursor',
+  'list-page-hint-mismatch',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -84,10 +86,12 @@ export const faultDescriptions: Record<FaultName, string> = {
   'era-downgrade': '2026-07-28: after a server restart the server speaks only 2025-11-25',
   'response-replay': '2026-07-28: an intermediary delivers a read response a second time, seconds later (same id, older content by then)',
   'serve-other-subject': "2026-07-28: the application asks for a resource's cached content for another subject (a different authorization context)",
+  'list-empty-cursor': '2026-07-28: a list page whose nextCursor is the empty string (a valid cursor, not the end of the list)',
+  'list-page-hint-mismatch': '2026-07-28: pages of one list carry different cacheScope and/or ttlMs (the aggregate must take the most private and the shortest)',
 };
 
 /** The faults that only fire on 2026-07-28 connections. */
-export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject');
+export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; its decisions stay as they were). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault));
 

@@ -191,6 +191,7 @@ export class Oracle {
         this.catalog.onPassCompleted(event.pass, event.proof, event.startMs);
         this.catalogAb.onPassCompleted(event.pass, event.served, event.startMs);
         this.taskAge.onPassCompleted(event.startMs);
+        this.era2026Serving.catalogHints.onPassCompleted(event.hint ?? null);
         break;
       case 'list-changed':
         this.catalogAb.onListChanged(event.timeMs);
@@ -336,6 +337,7 @@ export class Oracle {
         this.catalog.judgePublished(effect, truth.timeMs);
         this.catalogAb.judgePublished(effect, truth.timeMs);
         this.catalogTruth.judgePublished(effect, truth.timeMs);
+        this.era2026Serving.catalogHints.judgePublished(effect, truth.timeMs);
         this.taskAge.onPublished(effect);
         break;
       case 'CompletenessTaskDecided':

@@ -53,6 +53,15 @@ const era2026Bugs: readonly (PlantedBug & { invariant: InvariantName; scenario?:
     invariants: ['scope_isolation'],
     invariant: 'scope_isolation',
   },
+  ...(['scope_isolation', 'ttl_staleness'] as const).map((invariant) => ({
+    name: `list-hints-not-folded-${invariant}`,
+    description: "a list pass keeps its first page's cacheScope and ttlMs (the later pages' hints are not folded in)",
+    patches: [{ file: 'scan.ts', find: 'next.hint = foldHint(running.hint, cacheHintOf(outcome.result));', replace: 'next.hint = running.hint ?? cacheHintOf(outcome.result);' }],
+    scenarios: ['era2026-listing'],
+    invariants: [invariant],
+    invariant,
+    scenario: () => findScenario('era2026-listing')!,
+  })),
 ];
 
 const loaded = new Map<string, ClientUnderTest<any>>();

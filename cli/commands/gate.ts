@@ -16,7 +16,7 @@ import {
   type ReportTiming,
 } from '../../reports/json.js';
 import type { StrategyResult } from '../../reports/html.js';
-import { scenarioForProtocol } from '../protocol.js';
+import { scenarioForProtocol, type ProtocolClientKind } from '../protocol.js';
 import { findClient } from '../../scenarios/clients.js';
 import type { Scenario } from '../../scenarios/scenario.js';
 import { selfCheck, selfCheckIndices } from '../../sim/determinism.js';
@@ -94,7 +94,7 @@ interface GateSetup {
 export async function gateCommand(argv: readonly string[], io: Io): Promise<number> {
   const taken = await takeClientModule(argv, 'gate');
   const options = parseOptions('gate', taken.argv, gateOptions);
-  const setup = resolveGate(options, io);
+  const setup = resolveGate(options, io, taken.loaded?.kind === 'module' ? 'module' : 'reducer');
   if (taken.loaded !== null) {
     setup.spec.client = taken.loaded.path;
     if (taken.loaded.kind === 'reducer') {
@@ -195,8 +195,8 @@ async function shrinkFirstFailure(setup: GateSetup, accumulator: GateAccumulator
   };
 }
 
-function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io): GateSetup {
-  const scenario = scenarioForProtocol(options.scenario, options.protocol, gateDefaults.scenario, options.transport, 'gate');
+function resolveGate(options: ParsedOptions<typeof gateOptions>, io: Io, clientKind: ProtocolClientKind): GateSetup {
+  const scenario = scenarioForProtocol(options.scenario, options.protocol, gateDefaults.scenario, options.transport, 'gate', clientKind);
   const client = options.client ?? findClient(gateDefaults.client)!;
   const seed = options.seed ?? io.randomSeed();
   const spec: RunSpec = {

@@ -54,6 +54,7 @@ function headerLines(result: InterleavingResult, input: RunInput, invariant: Inv
   rows.push(
     ['seed', formatSeed(result.seed)],
     ['scenario', input.scenario.name],
+    ['protocol', `${result.plan.era2026 === undefined ? '2025-11-25' : '2026-07-28'}${input.scenario.era === 'both' ? ' (drawn by this interleaving)' : ''}`],
     ['client', input.client.name],
     ...(sdk ? [['transport', 'sdk (JSON-RPC between a real SDK Client and Server on virtual time)']] : []),
     ['fault plan', JSON.stringify(result.plan.faults)],

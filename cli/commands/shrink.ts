@@ -50,6 +50,7 @@ export async function shrinkCommand(argv: readonly string[], io: Io): Promise<nu
       ['input', source],
       ['seed', formatSeed(input.seed)],
       ['scenario', input.scenario.name],
+      ['protocol', recorded.plan.era2026 === undefined ? '2025-11-25' : '2026-07-28'],
       ['client', `${input.client.name}${input.clientOverridden ? ` (the file's schedule was recorded against ${input.file!.content.runSpec.client})` : ''}`],
       ['invariant', invariant === null ? '(none violated)' : `${invariant}${options.invariant === undefined ? ' (the first violation of the run)' : ''}`],
     ]),

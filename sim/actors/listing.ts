@@ -13,12 +13,20 @@
  * - cursor-invalid: a page request answered with the invalid-cursor error;
  * - forged-snapshot-id: without negotiation, a snapshot ID on every page anyway; with negotiation, a
  *   multi-page pass served from live data whose ID changes on a later page.
+ * On a 2026-07-28 session every page also carries `ttlMs` and `cacheScope` (one pair per pass, drawn on its
+ * first page; the truth of what the pass really sent rides on each page as `ListPageTruth.hint`), and:
+ * - list-empty-cursor: a nextCursor that is the empty string (pagination.mdx: a valid cursor, not the end;
+ *   at most once per pass, so a cycle back to it still leads where it first did);
+ * - list-page-hint-mismatch: a later page of the pass carries another `cacheScope` and/or `ttlMs` (the server
+ *   breaks a MUST; a client folds the pages into the most private scope and the shortest TTL).
  */
 import type { ResponseOutcome } from '../../core/types.js';
 import type { Chooser } from '../chooser.js';
 import type { FaultName } from '../faults.js';
 import type { ListProof } from '../checkers/catalog.js';
+import type { Era2026Plan } from '../plan.js';
 import { invalidParamsCode, type ServerModel } from './server.js';
+import type { ListHintTruth } from '../checkers/era2026-catalog-hints.js';
 
 /** Ground truth of one served list page. */
 export interface ListPageTruth {
@@ -30,6 +38,16 @@ export interface ListPageTruth {
   passStartMs: number;
   /** Last page only: the resources the whole pass served (sorted, unique), else null. */
   served: Int32Array | null;
+  /** 2026-07-28 session: the hints of the pass's pages up to this one; null on 2025-11-25. */
+  hint: ListHintTruth | null;
+}
+
+/** A pass's hint on a 2026-07-28 session: what its pages carry unless mismatched, and what they really carried. */
+interface PassHint {
+  ttlMs: number;
+  scope: 'public' | 'private';
+  sent: ListHintTruth;
+  pagesServed: number;
 }
 
 interface Pass {
@@ -47,6 +65,7 @@ interface Pass {
   cursors: string[];
   /** Per resource: served on a page of this pass (the truth of what the pass listed). */
   served: Uint8Array;
+  hint: PassHint | null;
 }
 
 interface CursorEntry {
@@ -58,6 +77,8 @@ interface CursorEntry {
 
 export interface ListingFaults {
   fires(fault: FaultName, label: string): boolean;
+  /** The world's plan (2026-07-28 hints when it has `era2026`); absent: 2025-11-25 pages only. */
+  readonly plan?: { readonly era2026?: Era2026Plan };
 }
 
 export interface ServedPage {
@@ -86,9 +107,9 @@ export class Lister {
     private readonly tokenSeed: number,
   ) {}
 
-  /** Serves one page request of `session` at `nowMs`. */
-  serve(session: number, cursor: string | undefined, nowMs: number): ServedPage {
-    if (cursor === undefined) return this.firstPage(session, nowMs);
+  /** Serves one page request of `session` at `nowMs` (`era2026`: the session speaks 2026-07-28). */
+  serve(session: number, cursor: string | undefined, nowMs: number, era2026 = false): ServedPage {
+    if (cursor === undefined) return this.firstPage(session, nowMs, era2026);
     const entry = this.cursors.get(cursor);
     if (entry === undefined || entry.pass.session !== session || this.faults.fires('cursor-invalid', 'invalid cursor?')) {
       return { outcome: { type: 'error', code: invalidParamsCode, message: 'Invalid cursor', data: { cursor } }, truth: null };
@@ -104,8 +125,8 @@ export class Lister {
     return this.answer(pass, page.entries, entry.next);
   }
 
-  private firstPage(session: number, nowMs: number): ServedPage {
-    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length) };
+  private firstPage(session: number, nowMs: number, era2026: boolean): ServedPage {
+    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null };
     let sizeMax = this.pageSizeMax;
     if (this.snapshotNegotiated) {
       const existing = this.existingCount();
@@ -129,20 +150,46 @@ export class Lister {
 
   private answer(pass: Pass, entries: PageEntry[], nextCursor: string | null): ServedPage {
     const last = nextCursor === null;
-    const result: { resources: PageEntry[]; nextCursor?: string; snapshotId?: string } = { resources: entries };
+    const result: { resources: PageEntry[]; nextCursor?: string; snapshotId?: string; ttlMs?: number; cacheScope?: string } = { resources: entries };
     if (nextCursor !== null) result.nextCursor = nextCursor;
     if (pass.snapshotId !== null) result.snapshotId = pass.snapshotId;
+    const hint = pass.hint === null ? null : this.pageHint(pass.hint, result);
     return {
       outcome: { type: 'result', result },
-      truth: { pass: pass.id, last, proof: pass.proof, passStartMs: pass.startMs, served: last ? servedOf(pass.served) : null },
+      truth: { pass: pass.id, last, proof: pass.proof, passStartMs: pass.startMs, served: last ? servedOf(pass.served) : null, hint },
     };
+  }
+
+  /** 2026-07-28 session: the pass's TTL and scope, drawn once per pass (null without the plan's era2026). */
+  private passHint(): PassHint | null {
+    const era = this.faults.plan?.era2026;
+    if (era === undefined) return null;
+    const scope = this.chooser.chance('server', 'list cacheScope public?', 1, 4) ? 'public' : 'private';
+    const ttlMs = this.chooser.between('server', 'list ttlMs', era.ttlMsMin, era.ttlMsMax);
+    return { ttlMs, scope, sent: { ttlMsMin: ttlMs, private: scope === 'private' }, pagesServed: 0 };
+  }
+
+  /** Puts the page's hint on `result` (list-page-hint-mismatch: another scope and/or TTL); returns the pass's truth so far. */
+  private pageHint(hint: PassHint, result: { ttlMs?: number; cacheScope?: string }): ListHintTruth {
+    let { ttlMs, scope } = hint;
+    if (hint.pagesServed++ > 0 && this.faults.fires('list-page-hint-mismatch', 'page hint differs from the first page?')) {
+      const kind = this.chooser.draw('server', 'mismatch: 0 scope, 1 ttl, 2 both', 3);
+      if (kind !== 1) scope = scope === 'public' ? 'private' : 'public';
+      if (kind !== 0) ttlMs = this.chooser.between('server', 'mismatched ttlMs', 0, Math.max(0, hint.ttlMs - 1));
+    }
+    result.ttlMs = ttlMs;
+    result.cacheScope = scope;
+    hint.sent = { ttlMsMin: Math.min(hint.sent.ttlMsMin, ttlMs), private: hint.sent.private || scope === 'private' };
+    return hint.sent;
   }
 
   private nextCursor(pass: Pass, offset: number): string {
     if (pass.cursors.length > 0 && this.faults.fires('cursor-cycle', 'cursor cycle?')) {
       return pass.cursors[this.chooser.draw('server', 'cycle back to cursor', pass.cursors.length)]!;
     }
-    const cursor = this.token('c');
+    // '' at most once per pass: its entry is per cursor value, so a second '' would move the first.
+    const empty = pass.hint !== null && !pass.cursors.includes('') && this.faults.fires('list-empty-cursor', "empty-string nextCursor?");
+    const cursor = empty ? '' : this.token('c');
     this.cursors.set(cursor, { pass, offset, next: undefined });
     pass.cursors.push(cursor);
     return cursor;

@@ -9,7 +9,7 @@ import { methodNotFoundCode, type ServerSession } from './server.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
-import { cancelListen, listenTagsFor, readStreamFate, replayLater, serveListen, withCacheHint } from './era2026.js';
+import { cancelListen, isEra2026Session, listenTagsFor, readStreamFate, replayLater, serveListen, withCacheHint } from './era2026.js';
 import type { ListenMessage } from '../kernel/events.js';
 
 /** A request reached the server on session `generation`, sent by a client step of `cause`. */
@@ -99,7 +99,7 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
 }
 
 function serveList(world: WorldHost, session: ServerSession, cause: number, request: RequestMessage): void {
-  const served = world.lister.serve(session.generation, request.cursor, world.nowMs);
+  const served = world.lister.serve(session.generation, request.cursor, world.nowMs, isEra2026Session(session));
   respond(world, session, cause, request, -1, served.outcome, 0, true, 0, -1, served.truth);
   if (served.truth !== null && !served.truth.last && world.fires('list-mutation-during-scan', 'mutate between list pages?')) {
     // 1 ms after this page (and before the next page can be asked for): strictly after the pass began.

@@ -5,6 +5,7 @@
  * metric), monotonic_reads and scope_isolation. 2025-11-25 connections are judged by the older checkers only.
  */
 import type { InvariantName } from '../invariants.js';
+import { CatalogHintChecker } from './era2026-catalog-hints.js';
 import { EntryRegistry } from './era2026-entries.js';
 import { MonotonicChecker } from './era2026-monotonic.js';
 import { NotificationChecker } from './era2026-notification.js';
@@ -25,6 +26,8 @@ export class Era2026ServingCheckers {
   readonly ttl: TtlChecker;
   readonly monotonic: MonotonicChecker;
   readonly scope: ScopeChecker;
+  /** Not a serve: the catalog's folded list hints (scope_isolation, ttl_staleness), judged at CatalogPublished. */
+  readonly catalogHints: CatalogHintChecker;
 
   constructor(
     sink: CheckingSink,
@@ -36,6 +39,7 @@ export class Era2026ServingCheckers {
     this.ttl = new TtlChecker(sink, watch, uris);
     this.monotonic = new MonotonicChecker(sink, uris);
     this.scope = new ScopeChecker(sink, uris);
+    this.catalogHints = new CatalogHintChecker(sink);
   }
 
   onAccepted(resource: number, digest: string, version: number, truth: StepTruth): void {

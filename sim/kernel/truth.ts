@@ -5,6 +5,7 @@
  * (into the plan's resources and `subjects`); times are virtual ms.
  */
 import type { ListProof } from '../checkers/catalog.js';
+import type { ListHintTruth } from '../checkers/era2026-catalog-hints.js';
 
 export type TruthEvent =
   /** The server produced this content text for the resource at this version (content dating). */
@@ -20,7 +21,7 @@ export type TruthEvent =
   | { kind: 'revoked'; resource: number; subject: number; timeMs: number }
   | { kind: 'learned'; resource: number; subject: number; timeMs: number }
   /** A list pass the client received in full, and what the server can prove about it. */
-  | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number; served: Int32Array; timeMs: number }
+  | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number; served: Int32Array; timeMs: number; hint?: ListHintTruth | null }
   /** A list_changed notification reached the client on the current session. */
   | { kind: 'list-changed'; timeMs: number }
   /** The server's current session started or stopped holding a subscription of the resource (server state, not the client's claim). */

@@ -1,0 +1,47 @@
+/**
+ * The cache hints of a 2026-07-28 catalog (caching.mdx C6, N19): a catalog rests on list pages, each with
+ * its own `ttlMs` and `cacheScope`; when they differ (the server breaks a MUST, `list-page-hint-mismatch`)
+ * the catalog may be no fresher than its shortest page and no less private than its most private one.
+ * Judged at every CatalogPublished against what the pages of the last complete pass really carried
+ * (sim/actors/listing.ts `ListPageTruth.hint`), never against the client's own fold:
+ * - `scope_isolation`: a page of that pass was private (or carried no scope) and the catalog is not private;
+ * - `ttl_staleness`: the catalog's ttlMs is longer than the shortest ttlMs of that pass (absent or
+ *   negative read as 0; a clamp to 24 h only shortens it), or the catalog carries none.
+ * A pass completed on a 2025-11-25 connection carries no hint, so nothing is judged there.
+ */
+import type { ClientEffect } from '../../core/types.js';
+import type { InvariantName } from '../invariants.js';
+import type { ViolationSink } from './sink.js';
+
+/** The cache hints the pages of one list pass really carried so far (absent or negative ttlMs read as 0). */
+export interface ListHintTruth {
+  ttlMsMin: number;
+  private: boolean;
+}
+
+type CatalogEffect = Extract<ClientEffect, { type: 'CatalogPublished' }>;
+
+export class CatalogHintChecker {
+  /** The hints of the last complete pass delivered on the current connection (null: none, or 2025-11-25). */
+  private last: ListHintTruth | null = null;
+
+  constructor(private readonly sink: ViolationSink & { checked(invariant: InvariantName): void }) {}
+
+  onPassCompleted(hint: ListHintTruth | null): void {
+    this.last = hint;
+  }
+
+  judgePublished(effect: CatalogEffect, timeMs: number): void {
+    const truth = this.last;
+    if (truth === null) return;
+    this.sink.checked('scope_isolation');
+    this.sink.checked('ttl_staleness');
+    if (truth.private && effect.cacheScope !== 'private') {
+      this.sink.violate('scope_isolation', timeMs, '', `catalog of scan ${effect.scanId} published as ${effect.cacheScope ?? 'unscoped'}, but a page of its last complete list pass was cacheScope private`);
+    }
+    if (effect.ttlMs === undefined || effect.ttlMs > truth.ttlMsMin) {
+      const claimed = effect.ttlMs === undefined ? 'without a ttlMs' : `with ttlMs ${effect.ttlMs}`;
+      this.sink.violate('ttl_staleness', timeMs, '', `catalog of scan ${effect.scanId} published ${claimed}, but a page of its last complete list pass had ttlMs ${truth.ttlMsMin}`);
+    }
+  }
+}
