@@ -1,0 +1,65 @@
+// The small, fixed gate that `npm run mutation` runs against each mutant of core/ (Stryker's vitest runner,
+// config: stryker.config.json + vitest.mutation.config.ts). Not part of `npm test` or CI.
+//
+// Each test is one part of the gate: a scenario over fixed seeds, judged by the same oracle, checkers and metric
+// gates as `fencesim gate` (sim/gate.ts), never by a unit test of core internals. A part fails at its FIRST failing
+// interleaving. Stryker switches mutants in this one process (__stryker__.activeMutant) and, with per-test coverage,
+// runs only the parts that reach a mutant, so a mutant costs only the parts that cover it.
+// Run it alone on the reference (every part must pass): npx vitest run --config vitest.mutation.config.ts
+import { describe, expect, test } from 'vitest';
+import { findScenario } from '../scenarios/catalog.js';
+import { findClient } from '../scenarios/clients.js';
+import { GateAccumulator, verdictOf } from '../sim/gate.js';
+import { failingLivenessInvariants, invariantIndex, safetyInvariants } from '../sim/oracle.js';
+import { deriveSeed } from '../sim/prng.js';
+import { runInterleaving } from '../sim/world.js';
+
+/** scenario, first interleaving index, interleavings: the fixed gate, cheapest-catching first. */
+export const mutationGateParts: readonly (readonly [string, number, number])[] = [
+  ['swarm', 0, 100],
+  ['era-both', 0, 40],
+  ['read-race', 0, 12],
+  ['duplicate-storm', 0, 12],
+  ['close-race', 0, 12],
+  ['reconnect', 0, 12],
+  ['uri-spelling', 0, 12],
+  ['multi-page-lost-notifications', 0, 12],
+  ['cursor-cycle', 0, 12],
+  ['forged-snapshot-id', 0, 12],
+  ['lost-unsubscribe-ack', 0, 12],
+  ['late-content-after-close', 0, 12],
+  ['old-session-notification', 0, 12],
+  ['permission-revocation', 0, 12],
+  ['no-subscribe-capability', 0, 12],
+  ['client-crash', 0, 12],
+  ['swarm', 100, 150],
+];
+
+const rootSeed = 1;
+/** What fails one interleaving in the real gate (sim/gate.ts verdictOf): a safety or a failing liveness invariant. */
+const failingNames = [...safetyInvariants, ...failingLivenessInvariants];
+
+/** The first failure of interleavings [start, start + count) of one scenario, or null when the part passes. */
+export function mutationGateFailure(name: string, start: number, count: number): string | null {
+  const scenario = findScenario(name);
+  const client = findClient('reference');
+  if (scenario === undefined || client === undefined) return `no scenario ${name} or no reference client`;
+  const accumulator = new GateAccumulator({ seed: rootSeed, interleavings: count, scenario: name, client: 'reference', maxFailures: 1 });
+  for (let index = start; index < start + count; index++) {
+    const seed = deriveSeed(rootSeed, index);
+    const result = runInterleaving(seed, scenario, client, { trace: false, record: false });
+    accumulator.add(index, result);
+    const failed = failingNames.find((invariant) => result.oracle.counts[invariantIndex[invariant]]! > 0);
+    if (failed !== undefined) return `${name} interleaving ${index} (seed ${seed}): ${failed}`;
+  }
+  const verdict = verdictOf(accumulator, scenario);
+  return verdict.passed ? null : `${name}: ${verdict.reasons.join('; ')}`;
+}
+
+describe('mutation gate', () => {
+  for (const [name, start, count] of mutationGateParts) {
+    test(`${name} [${start}, ${start + count})`, () => {
+      expect(mutationGateFailure(name, start, count)).toBeNull();
+    });
+  }
+});
