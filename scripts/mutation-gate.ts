@@ -1,0 +1,55 @@
+// The fixed mutation gate (see mutation-gate.spec.ts, which Stryker runs): its parts and the judge of one part.
+// Also used by scripts/mutation-survivors.mts to re-judge survivors under a larger gate.
+import type { ClientUnderTest } from '../core/types.js';
+import { findScenario } from '../scenarios/catalog.js';
+import { findClient } from '../scenarios/clients.js';
+import { GateAccumulator, verdictOf } from '../sim/gate.js';
+import { failingLivenessInvariants, invariantIndex, safetyInvariants } from '../sim/oracle.js';
+import { deriveSeed } from '../sim/prng.js';
+import { runInterleaving } from '../sim/world.js';
+
+export type MutationGatePart = readonly [scenario: string, start: number, interleavings: number];
+
+/**
+ * scenario, first interleaving index, interleavings: the fixed gate. Sized for Stryker's instrumented code
+ * (about 6x slower than plain): about 90 interleavings, 15-20 s per surviving mutant on this shared machine.
+ */
+export const mutationGateParts: readonly MutationGatePart[] = [
+  ['swarm', 0, 12],
+  ['era-both', 0, 6],
+  ['read-race', 0, 3],
+  ['duplicate-storm', 0, 3],
+  ['close-race', 0, 3],
+  ['reconnect', 0, 3],
+  ['uri-spelling', 0, 3],
+  ['multi-page-lost-notifications', 0, 3],
+  ['cursor-cycle', 0, 3],
+  ['forged-snapshot-id', 0, 3],
+  ['lost-unsubscribe-ack', 0, 3],
+  ['late-content-after-close', 0, 3],
+  ['old-session-notification', 0, 3],
+  ['permission-revocation', 0, 3],
+  ['no-subscribe-capability', 0, 3],
+  ['client-crash', 0, 3],
+  ['swarm', 12, 24],
+]
+
+const rootSeed = 1;
+/** What fails one interleaving in the real gate (sim/gate.ts verdictOf): a safety or a failing liveness invariant. */
+const failingNames = [...safetyInvariants, ...failingLivenessInvariants];
+
+/** The first failure of interleavings [start, start + count) of one scenario (default client: the reference), or null when the part passes. */
+export function mutationGateFailure(name: string, start: number, count: number, client: ClientUnderTest<any> | undefined = findClient('reference')): string | null {
+  const scenario = findScenario(name);
+  if (scenario === undefined || client === undefined) return `no scenario ${name} or no client`;
+  const accumulator = new GateAccumulator({ seed: rootSeed, interleavings: count, scenario: name, client: 'reference', maxFailures: 1 });
+  for (let index = start; index < start + count; index++) {
+    const seed = deriveSeed(rootSeed, index);
+    const result = runInterleaving(seed, scenario, client, { trace: false, record: false });
+    accumulator.add(index, result);
+    const failed = failingNames.find((invariant) => result.oracle.counts[invariantIndex[invariant]]! > 0);
+    if (failed !== undefined) return `${name} interleaving ${index} (seed ${seed}): ${failed}`;
+  }
+  const verdict = verdictOf(accumulator, scenario);
+  return verdict.passed ? null : `${name}: ${verdict.reasons.join('; ')}`;
+}

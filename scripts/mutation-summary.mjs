@@ -1,0 +1,59 @@
+// Summarises the Stryker batches of `npm run mutation` (mutation-report/NAME.json, written by
+// scripts/mutation-batch.sh or `stryker run`): per file killed / survived / timeout / no coverage / checker
+// rejected (compile error) / ignored, the score, and the kill rate of the non-equivalent mutants, where the
+// equivalent ones are those listed in mutation-equivalents.md (one line each: `- core/FILE.ts:LINE:COLUMN
+// MUTATOR: why`). Prints every survivor not listed there. Usage: node scripts/mutation-summary.mjs [REPORT.json...]
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+const reports = process.argv.slice(2).length > 0
+  ? process.argv.slice(2)
+  : existsSync('mutation-report') ? readdirSync('mutation-report').filter((name) => name.endsWith('.json') && !name.endsWith('.stryker.json')).map((name) => `mutation-report/${name}`) : [];
+if (reports.length === 0) {
+  console.error('mutation summary: no reports (run scripts/mutation-batch.sh NAME FILE... or npm run mutation first)');
+  process.exit(2);
+}
+
+const equivalents = new Set();
+if (existsSync('mutation-equivalents.md')) {
+  for (const line of readFileSync('mutation-equivalents.md', 'utf8').split('\n')) {
+    const match = /^- `?(core\/[\w./-]+:\d+:\d+) (\w+)/.exec(line);
+    if (match) equivalents.add(`${match[1]} ${match[2]}`);
+  }
+}
+
+const statuses = ['Killed', 'Survived', 'Timeout', 'NoCoverage', 'CompileError', 'RuntimeError', 'Ignored'];
+const rows = new Map();
+const survivors = [];
+for (const report of reports) {
+  const files = JSON.parse(readFileSync(report, 'utf8')).files;
+  for (const [file, { mutants }] of Object.entries(files)) {
+    const row = rows.get(file) ?? Object.fromEntries([...statuses, 'Equivalent'].map((status) => [status, 0]));
+    for (const mutant of mutants) {
+      const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
+      const open = mutant.status === 'Survived' || mutant.status === 'NoCoverage';
+      if (open && equivalents.has(`${where} ${mutant.mutatorName}`)) row.Equivalent++;
+      else {
+        row[mutant.status] = (row[mutant.status] ?? 0) + 1;
+        if (open) survivors.push(`${where} ${mutant.mutatorName} ${mutant.status}: ${JSON.stringify(mutant.replacement ?? '')}`);
+      }
+    }
+    rows.set(file, row);
+  }
+}
+
+const header = ['file', 'killed', 'timeout', 'survived', 'no-cov', 'compile', 'ignored', 'equivalent', 'score', 'non-equiv killed'];
+console.log(header.join('\t'));
+const total = Object.fromEntries([...statuses, 'Equivalent'].map((status) => [status, 0]));
+const line = (name, row) => {
+  const detected = row.Killed + row.Timeout + row.RuntimeError;
+  const open = row.Survived + row.NoCoverage;
+  const scored = detected + open + row.Equivalent;
+  const percent = (value) => (value * 100).toFixed(1) + ' %';
+  console.log([name, row.Killed, row.Timeout, row.Survived, row.NoCoverage, row.CompileError, row.Ignored, row.Equivalent, percent(detected / Math.max(1, scored)), percent(detected / Math.max(1, detected + open))].join('\t'));
+};
+for (const [file, row] of [...rows].sort()) {
+  line(file, row);
+  for (const status of Object.keys(total)) total[status] += row[status] ?? 0;
+}
+line('all', total);
+if (survivors.length > 0) console.log(`\nsurvivors not shown equivalent (${survivors.length}):\n${survivors.join('\n')}`);

@@ -1,0 +1,66 @@
+// Re-judges the survivors of a Stryker report under a LARGER gate, one mutant at a time: each survivor is
+// planted as a textual patch into a copy of core/ (test/.planted/mutant-N/, as test/planting.ts does) and its
+// reference client runs the parts below, stopping at the first failing interleaving. A survivor the larger
+// gate kills only needs more interleavings in the fixed gate; one it does not kill needs judgement (a checker,
+// a fault, a scenario) or is shown equivalent in mutation-equivalents.md.
+// Usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...]
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ClientUnderTest } from '../core/types.js';
+import { mutationGateFailure, type MutationGatePart } from './mutation-gate.js';
+
+interface Position { line: number; column: number }
+interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: Position; end: Position } }
+
+const [reportPath, partsText] = process.argv.slice(2);
+if (reportPath === undefined) {
+  console.error('usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...]');
+  process.exit(2);
+}
+const targeted = ['read-race', 'duplicate-storm', 'close-race', 'reconnect', 'uri-spelling', 'multi-page-lost-notifications', 'cursor-cycle', 'forged-snapshot-id', 'lost-unsubscribe-ack', 'late-content-after-close', 'old-session-notification', 'permission-revocation', 'no-subscribe-capability', 'client-crash'];
+const parts: MutationGatePart[] = partsText === undefined
+  ? [['swarm', 0, 300], ['era-both', 0, 100], ...targeted.map((name): MutationGatePart => [name, 0, 40])]
+  : partsText.split(',').map((part) => {
+      const [name, start, count] = part.split(':');
+      return [name!, Number(start), Number(count)];
+    });
+
+/** Offset of a 1-based line and column in `text`. */
+function offsetOf(text: string, position: Position): number {
+  let offset = 0;
+  for (let line = 1; line < position.line; line++) offset = text.indexOf('\n', offset) + 1;
+  return offset + position.column - 1;
+}
+
+const files = (JSON.parse(readFileSync(reportPath, 'utf8')) as { files: Record<string, { mutants: Mutant[] }> }).files;
+const coreFiles = readdirSync('core').filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+for (const [file, { mutants }] of Object.entries(files)) {
+  for (const mutant of mutants.filter((candidate) => candidate.status === 'Survived' || candidate.status === 'NoCoverage')) {
+    const dir = join('test', '.planted', `mutant-${mutant.id}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'core'), { recursive: true });
+    for (const name of coreFiles) {
+      let text = readFileSync(join('core', name), 'utf8');
+      if (`core/${name}` === file) text = text.slice(0, offsetOf(text, mutant.location.start)) + (mutant.replacement ?? '') + text.slice(offsetOf(text, mutant.location.end));
+      writeFileSync(join(dir, 'core', name), text);
+    }
+    const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${JSON.stringify(mutant.replacement ?? '')}`;
+    let verdict: string;
+    try {
+      const module = (await import(pathToFileURL(join(dir, 'core', 'reducer.ts')).href)) as { referenceClient: ClientUnderTest<any> };
+      verdict = 'survives the larger gate';
+      for (const [name, start, count] of parts) {
+        const failure = mutationGateFailure(name, start, count, module.referenceClient);
+        if (failure !== null) {
+          verdict = `killed by ${failure}`;
+          break;
+        }
+      }
+    } catch (error) {
+      verdict = `killed (throws: ${String(error).slice(0, 120)})`;
+    }
+    console.log(`${where}\t${verdict}`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
