@@ -20,6 +20,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Ratio } from '../../../sim/faults.js';
 import { createPrng, type Prng } from '../../../sim/prng.js';
+import { cloneJson } from './json-clone.js';
 
 /** What the link needs from a scheduler (a `VirtualClock` is one). */
 export interface LinkScheduler {
@@ -141,7 +142,11 @@ export const WIRE_LOG_CHARS_MAX = 400;
  * `disconnectAtMs`). `message` is the object the sender passed (read it, do not keep or change it).
  */
 export interface LinkRouter {
-  /** The delivery delay, or null to drop the message. `wire` is the message's text as it goes on the wire. */
+  /**
+   * The delivery delay, or null to drop the message. `wire` is the message's text as it goes on the wire;
+   * '' for a trusted server's messages on a link without a log (they are copied, not serialized: see
+   * `trustedServer`).
+   */
   route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): LinkRoute | null;
   /** Called right before a parsed message is handed to the receiving end (also for stranded deliveries). */
   delivered?(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, tag: unknown): void;
@@ -166,7 +171,9 @@ export interface VirtualLinkOptions {
    * The server end is the simulator's own SDK `Server`: what it sends is valid JSON-RPC by construction, so
    * to-client messages it passed to `send` are only JSON.parse'd on delivery (fresh objects, same content; the
    * receiving SDK Client still validates every result and notification). Client-sent messages are always
-   * checked with JSONRPCMessageSchema, as stdio does. Default false.
+   * checked with JSONRPCMessageSchema, as stdio does. With a router and no log, such a message is not even
+   * serialized: the receiver gets a copy equal to the parsed wire line, made when it is sent (json-clone.ts).
+   * Default false.
    */
   trustedServer?: boolean;
 }
@@ -183,6 +190,8 @@ export class VirtualLink {
   private readonly prng: Prng;
   private readonly router: LinkRouter | null;
   private readonly trustedServer: boolean;
+  /** Server messages travel as copies (trusted server, router, no log). */
+  readonly copiesServerMessages: boolean;
   private isClosed = false;
 
   constructor(options: VirtualLinkOptions) {
@@ -192,6 +201,7 @@ export class VirtualLink {
     this.router = options.router ?? null;
     this.linkId = options.linkId ?? 0;
     this.trustedServer = options.trustedServer ?? false;
+    this.copiesServerMessages = this.trustedServer && this.router !== null && this.log === null;
     this.prng = createPrng(this.faults.seed);
     this.client = new VirtualTransport(this, 'client');
     this.server = new VirtualTransport(this, 'server');
@@ -266,6 +276,33 @@ export class VirtualLink {
       this.record(direction, 'duplicated', kind, wire);
       this.deliverLater(latencyMs + 1 + prng.nextBelow(f.reorderDelayMsMax), to, direction, kind, wire);
     }
+  }
+
+  /** The trusted server's message on the fast path: routed like `transmit`, delivered as a copy made now. */
+  transmitServerCopy(message: JSONRPCMessage): void {
+    const kind = classify(message);
+    const copy = cloneJson(message);
+    this.stats.sent++;
+    const route = this.router!.route('to-client', message, kind, '');
+    if (route === null) {
+      this.stats.dropped++;
+      return;
+    }
+    this.scheduler.schedule(route.delayMs, () => this.deliverCopy(this.client, kind, copy, route.tag));
+  }
+
+  private deliverCopy(to: VirtualTransport, kind: MessageKind, message: JSONRPCMessage, tag: unknown): void {
+    if (this.isClosed) {
+      this.stats.lost++;
+      return;
+    }
+    if (!to.started) {
+      to.queueUntilStarted(() => this.deliverCopy(to, kind, message, tag));
+      return;
+    }
+    this.stats.delivered++;
+    this.router?.delivered?.('to-client', message, kind, tag);
+    to.onmessage?.(message);
   }
 
   private faulted(direction: LinkDirection): boolean {
@@ -355,7 +392,9 @@ export class VirtualTransport implements Transport {
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.isClosed) throw new Error('Not connected');
-    this.link.transmit(this.side, JSON.stringify(message), classify(message), message);
+    const link = this.link;
+    if (this.side === 'server' && link.copiesServerMessages) link.transmitServerCopy(message);
+    else link.transmit(this.side, JSON.stringify(message), classify(message), message);
   }
 
   /** Writes raw text on the wire (it need not be JSON): for hostile-peer tests. */
