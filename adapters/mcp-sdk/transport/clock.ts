@@ -92,8 +92,8 @@ export interface VirtualClockOptions {
   eventsPerCallMax?: number;
   /**
    * Module clients: `before` runs before each event, `settled` after it once the microtasks it started have
-   * settled (one drain per event, so what a client does is attributed to the event it reacts to).
-   * Unset: one drain per instant.
+   * settled (one `drainPromiseJobs` per event, so what a client does is attributed to the event it reacts
+   * to), and one `setImmediate` turn ends each instant. Unset: one drain per instant.
    */
   eventHooks?: { before(): void; settled(): void };
 }
