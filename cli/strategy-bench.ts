@@ -21,6 +21,7 @@ import { runInterleaving } from '../sim/world.js';
 import type { StrategyResult } from '../reports/html.js';
 import { conditionName, strategies, strategyConditions, strategyScenario, type Strategy, type StrategyCondition } from '../scenarios/strategies.js';
 import { safetyInvariants } from '../sim/oracle.js';
+import type { InterleavingResult } from '../sim/kernel/interleaving.js';
 
 export const strategyBenchDefaults = { interleavings: 1_000, seed: 1 };
 
@@ -36,7 +37,7 @@ export interface StrategyRow extends StrategyResult {
 }
 
 /** The sums one cell folds its interleavings into. */
-interface Sums {
+export interface Sums {
   interleavings: number;
   notificationReads: number;
   notifiedChanges: number;
@@ -71,7 +72,13 @@ export function strategyCells(): StrategyCell[] {
 /** Runs interleavings [0, interleavings) of one cell (seed i = deriveSeed(seed, i), as in the gate). */
 export function runStrategyCell(cell: StrategyCell, seed: number, interleavings: number): StrategyRow {
   const scenario = strategyScenario(cell.condition);
-  const sums: Sums = {
+  const sums = emptySums();
+  for (let index = 0; index < interleavings; index++) foldInterleaving(sums, runInterleaving(deriveSeed(seed, index), scenario, cell.strategy.client, { trace: false, record: false }));
+  return rowOf(cell.strategy.client.name, cell.strategy.polling, cell, sums);
+}
+
+export function emptySums(): Sums {
+  return {
     interleavings: 0,
     notificationReads: 0,
     notifiedChanges: 0,
@@ -83,32 +90,33 @@ export function runStrategyCell(cell: StrategyCell, seed: number, interleavings:
     safetyViolations: 0,
     convergence: new Float64Array(convergenceBucketCount),
   };
-  for (let index = 0; index < interleavings; index++) {
-    const result = runInterleaving(deriveSeed(seed, index), scenario, cell.strategy.client, { trace: false, record: false });
-    const oracle = result.oracle;
-    sums.interleavings++;
-    sums.notificationReads += oracle.notificationReads;
-    sums.notifiedChanges += oracle.notifiedChanges;
-    sums.totalReads += oracle.totalReads;
-    sums.changesTracked += oracle.changesTracked;
-    sums.served += oracle.revocation.served;
-    sums.staleServes += oracle.staleServes;
-    sums.resourceMs += result.plan.workload.resources.length * result.endMs;
-    for (let i = 0; i < safetyInvariants.length; i++) sums.safetyViolations += oracle.counts[i]!;
-    const latencies = oracle.convergenceLatenciesMs;
-    for (let i = 0; i < latencies.length; i++) sums.convergence[convergenceBucketOf(latencies[i]!)]! += 1;
-  }
-  return rowOf(cell, sums);
 }
 
-function rowOf(cell: StrategyCell, sums: Sums): StrategyRow {
+/** Adds one interleaving's measures (from its oracle, whichever world ran it) to a cell's sums. */
+export function foldInterleaving(sums: Sums, result: InterleavingResult): void {
+  const oracle = result.oracle;
+  sums.interleavings++;
+  sums.notificationReads += oracle.notificationReads;
+  sums.notifiedChanges += oracle.notifiedChanges;
+  sums.totalReads += oracle.totalReads;
+  sums.changesTracked += oracle.changesTracked;
+  sums.served += oracle.revocation.served;
+  sums.staleServes += oracle.staleServes;
+  sums.resourceMs += result.plan.workload.resources.length * result.endMs;
+  for (let i = 0; i < safetyInvariants.length; i++) sums.safetyViolations += oracle.counts[i]!;
+  const latencies = oracle.convergenceLatenciesMs;
+  for (let i = 0; i < latencies.length; i++) sums.convergence[convergenceBucketOf(latencies[i]!)]! += 1;
+}
+
+/** A cell's row: `polling` strategies report all reads per change as reads/change. */
+export function rowOf(strategy: string, polling: boolean, cell: Pick<StrategyCell, 'condition' | 'conditionName'>, sums: Sums): StrategyRow {
   const totalReadsPerChange = ratio(sums.totalReads, sums.changesTracked);
   return {
-    strategy: cell.strategy.client.name,
+    strategy,
     condition: cell.conditionName,
     duplicateRatePercent: cell.condition.duplicateRatePercent,
     dropRatePercent: cell.condition.dropRatePercent,
-    readsPerChange: round(cell.strategy.polling ? totalReadsPerChange : ratio(sums.notificationReads, sums.notifiedChanges), 3),
+    readsPerChange: round(polling ? totalReadsPerChange : ratio(sums.notificationReads, sums.notifiedChanges), 3),
     convergenceP50Ms: histogramPercentileMs(sums.convergence, 0.5),
     convergenceP99Ms: histogramPercentileMs(sums.convergence, 0.99),
     staleServedPercent: round(ratio(sums.staleServes, sums.served) * 100, 1),

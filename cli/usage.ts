@@ -89,10 +89,12 @@ fencesim shrink --file FILE [--client NAME] [--out FILE] [--invariant NAME] [--b
     --repetitions R     timed repetitions (default 5)
     --client NAME       default reference
     --json              print one JSON object instead of text
-fencesim bench --strategies [--interleavings N] [--workers K] [--json]
+fencesim bench --strategies [--client PATH] [--interleavings N] [--workers K] [--json]
   Benchmark client strategies (naive subscription, polling every 1/5/15 s, subscription + version check,
   the reference) under duplicate-notification rates 0/100/200/300 % x drop rates 0/10/30 %: reads per
   change, convergence p50/p99, stale content served, reconciliation reads per resource-minute.
+    --client PATH       a client module (gate --client) as one more strategy row, same conditions and
+                        seeds (module clients run over the SDK path: about 10-30 interleavings/s each)
     --interleavings N   per strategy and condition (default 1000; results depend only on N)
     --workers K         worker threads, 1 to 8 (default: one per core, up to 8; results do not depend on it)
     --json              print the rows as JSON (the StrategyResult[] that --strategies-json takes)`,

@@ -11,27 +11,35 @@ import type { Io } from '../io.js';
 import { runJobsOnWorkers, workerScript } from '../pool.js';
 import { createProgress } from '../progress.js';
 import { runStrategyCell, strategyBenchDefaults, strategyCells, type StrategyRow } from '../strategy-bench.js';
+import type { LoadedClient } from '../client-module.js';
+import { clientStrategyCells, runClientStrategyCell } from '../module-strategy.js';
 
 export interface StrategyBenchOptions {
   interleavings?: number;
   workers?: number;
   json?: boolean;
+  /** `--client PATH`: a client module run as one more strategy (cli/module-strategy.ts). */
+  client?: LoadedClient;
 }
+
+/** One cell of the run: a reducer strategy's (index into strategyCells()) or the client module's. */
+type Job = { cell: number; seed: number; interleavings: number; client?: string; clientCell?: number };
 
 export async function strategyBenchCommand(options: StrategyBenchOptions, io: Io): Promise<number> {
   const interleavings = options.interleavings ?? strategyBenchDefaults.interleavings;
   const workers = options.workers ?? Math.max(1, Math.min(8, availableParallelism()));
   const seed = strategyBenchDefaults.seed;
-  const cells = strategyCells();
+  const jobs = benchJobs(seed, interleavings, options.client);
+  const cells = jobs;
   if (options.json !== true) {
-    io.stdout(`fencesim bench --strategies: ${strategies.length} strategies, ${cells.length} strategy x condition cells, ${grouped(interleavings)} interleavings each (seed ${seed}), ${workers} worker${workers === 1 ? '' : 's'}\n`);
+    io.stdout(`fencesim bench --strategies: ${strategies.length + (options.client ? 1 : 0)} strategies, ${cells.length} strategy x condition cells, ${grouped(interleavings)} interleavings each (seed ${seed}), ${workers} worker${workers === 1 ? '' : 's'}\n`);
   }
   const progress = createProgress(io, cells.length * interleavings, 'interleavings');
   const startMs = io.nowMs();
   let rows: StrategyRow[];
   try {
     const onDone = (cellsDone: number): void => progress.update(cellsDone * interleavings);
-    rows = workers > 1 ? await runOnWorkers(cells.length, seed, interleavings, workers, onDone) : await runHere(cells.length, seed, interleavings, onDone);
+    rows = workers > 1 ? await runOnWorkers(jobs, workers, onDone) : await runHere(jobs, options.client, onDone);
   } finally {
     progress.finish();
   }
@@ -40,12 +48,19 @@ export async function strategyBenchCommand(options: StrategyBenchOptions, io: Io
   return 0;
 }
 
-async function runHere(cellCount: number, seed: number, interleavings: number, onDone: (cells: number) => void): Promise<StrategyRow[]> {
+/** The reducer strategies' cells, then the client module's (its row last). */
+function benchJobs(seed: number, interleavings: number, client: LoadedClient | undefined): Job[] {
+  const jobs: Job[] = strategyCells().map((_, cell) => ({ cell, seed, interleavings }));
+  if (client !== undefined) clientStrategyCells(client).forEach((_, clientCell) => jobs.push({ cell: jobs.length, seed, interleavings, client: client.path, clientCell }));
+  return jobs;
+}
+
+async function runHere(jobs: readonly Job[], client: LoadedClient | undefined, onDone: (cells: number) => void): Promise<StrategyRow[]> {
   const cells = strategyCells();
   const rows: StrategyRow[] = [];
-  for (let index = 0; index < cellCount; index++) {
-    rows.push(runStrategyCell(cells[index]!, seed, interleavings));
-    onDone(index + 1);
+  for (const job of jobs) {
+    rows.push(job.clientCell === undefined ? runStrategyCell(cells[job.cell]!, job.seed, job.interleavings) : await runClientStrategyCell(client!, job.clientCell, job.seed, job.interleavings));
+    onDone(rows.length);
     await new Promise((resolve) => setImmediate(resolve));
   }
   return rows;
@@ -54,10 +69,9 @@ async function runHere(cellCount: number, seed: number, interleavings: number, o
 type Reply = { ok: true; cell: number; row: StrategyRow } | { ok: false; cell: number; message: string };
 
 /** Cells go to whichever worker is free; rows come back in cell order. */
-async function runOnWorkers(cellCount: number, seed: number, interleavings: number, workerCount: number, onDone: (cells: number) => void): Promise<StrategyRow[]> {
-  const rows: StrategyRow[] = new Array(cellCount);
+async function runOnWorkers(jobs: readonly Job[], workerCount: number, onDone: (cells: number) => void): Promise<StrategyRow[]> {
+  const rows: StrategyRow[] = new Array(jobs.length);
   let done = 0;
-  const jobs = Array.from({ length: cellCount }, (_, cell) => ({ cell, seed, interleavings }));
   await runJobsOnWorkers(workerScript('strategy-worker'), jobs, workerCount, (reply: Reply) => {
     if (!reply.ok) throw new Error(`strategy benchmark cell ${reply.cell} threw: ${reply.message}`);
     rows[reply.cell] = reply.row;

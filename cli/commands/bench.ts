@@ -7,6 +7,7 @@ import { findClient } from '../../scenarios/clients.js';
 import { runRange, type RunSpec } from '../../sim/gate.js';
 import { parseOptions, UsageError, type ParsedOptions } from '../args.js';
 import { strategyBenchCommand } from './bench-strategies.js';
+import { takeClientModule } from '../client-module.js';
 import { grouped, mebibytes, perSecond } from '../format.js';
 import type { Io } from '../io.js';
 
@@ -44,12 +45,14 @@ export interface BenchResult {
 }
 
 export async function benchCommand(argv: readonly string[], io: Io): Promise<number> {
-  const options = parseOptions('bench', argv, benchOptions);
+  // --strategies --client PATH: a client module joins the strategies as one more row (cli/module-strategy.ts).
+  const taken = argv.includes('--strategies') ? await takeClientModule(argv, 'bench') : { argv: [...argv], loaded: null };
+  const options = parseOptions('bench', taken.argv, benchOptions);
   if (options.strategies === true) {
     for (const option of ['scenario', 'client', 'repetitions'] as const) {
-      if (options[option] !== undefined) throw new UsageError(`--${option} does not apply to --strategies, which runs its own scenario and clients`, 'bench');
+      if (options[option] !== undefined) throw new UsageError(`--${option} does not apply to --strategies, which runs its own scenario and clients${option === 'client' ? ' (a client module path adds its row: --client ./my-client.mjs)' : ''}`, 'bench');
     }
-    return strategyBenchCommand(options, io);
+    return strategyBenchCommand({ interleavings: options.interleavings, workers: options.workers, json: options.json, client: taken.loaded ?? undefined }, io);
   }
   if (options.workers !== undefined) throw new UsageError('--workers applies only to --strategies (fencesim bench times one thread)', 'bench');
   const result = runBench(options, io);

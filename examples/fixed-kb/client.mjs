@@ -6,14 +6,17 @@
 // - every (re)connect subscribes to every watched URI again and re-reads it; notifications of an old
 //   connection are ignored;
 // - a periodic re-read every 10 s catches anything a lost notification would have left stale;
-// - a revocation (from the authorization feed, or a read answered -32003) drops the cached text at once.
+// - a revocation (from the authorization feed, or a read answered -32003) drops the cached text at once;
+// - an unsubscribe is sent again every 10 s until the server acknowledges it (a lost ACK and a lost
+//   request look alike), the URI is watched again or the connection changes.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const debounceMs = 250;
 const rereadEveryMs = 10_000;
 const permissionDenied = -32003;
 const notFound = [-32002, -32602];
+const unsubscribeTimeoutMs = 10_000;
 
 export default {
   name: 'fixed-kb',
@@ -83,6 +86,12 @@ export default {
       await read(uri);
     }
 
+    function unsubscribe(uri, via) {
+      via.unsubscribeResource({ uri }, { timeout: unsubscribeTimeoutMs }).catch((error) => {
+        if (error?.code === ErrorCode.RequestTimeout && !closed && client === via && !watched.has(uri)) unsubscribe(uri, via);
+      });
+    }
+
     async function open() {
       const transport = await env.connect();
       const next = new Client({ name: 'fixed-kb', version: '1.0.0' });
@@ -117,7 +126,7 @@ export default {
         if (state === undefined) return;
         watched.delete(uri);
         if (state.timer !== null) clearTimeout(state.timer);
-        client?.unsubscribeResource({ uri }).catch(() => {});
+        if (client !== null) unsubscribe(uri, client);
       },
       get(uri, subject) {
         const state = entry(uri);

@@ -10,6 +10,8 @@ import type { ModuleClient } from './contract.js';
 import { cacheModule } from './cache-module.js';
 import { moduleApplicability, runModuleRange } from './module-gate.js';
 import { shrinkModuleFailure } from './module-shrink.js';
+import { runModuleInterleaving } from './module-world.js';
+import { faultIndex } from '../../../sim/faults.js';
 
 async function example(name: string): Promise<ModuleClient> {
   return ((await import(`../../../examples/${name}/client.mjs`)) as { default: ModuleClient }).default;
@@ -48,6 +50,14 @@ describe('examples/fixed-kb and FencedResourceCache pass', () => {
       expect(verdict.reasons).toEqual([]);
     }, 120_000);
   }
+  it('fixed-kb re-sends an unwatch\'s lost unsubscribe (swarm at 10,000 interleavings found it keeping the server subscribed)', async () => {
+    const client = await example('fixed-kb');
+    const scenario = moduleApplicability(findScenario('swarm')!, client).scenario;
+    // The first failure of shard 1/4 of `gate --client ./examples/fixed-kb/client.mjs --seed 2026 --interleavings 10000`.
+    const result = await runModuleInterleaving(3575587751, scenario, client, { trace: false, record: false });
+    expect(result.oracle.violations.map((violation) => violation.invariant)).toEqual([]);
+    expect(result.faultCounts[faultIndex['drop-unsubscribe-ack']]).toBeGreaterThan(0);
+  }, 120_000);
   // close-race, client-crash, reconnect and permission-revocation failed on version_regression until the core
   // ended the serving lease on a not-found (core/fence.ts; examples/fenced-cache/README.md).
   for (const scenario of ['read-race', 'uri-spelling', 'close-race', 'client-crash', 'reconnect', 'permission-revocation']) {

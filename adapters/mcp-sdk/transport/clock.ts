@@ -68,6 +68,16 @@ export function drainMicrotasks(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/**
+ * Lets every pending promise job run, without a turn of the event loop: Node runs process.nextTick callbacks
+ * only once V8's microtask queue is empty, so this resolves after every promise job queued before the call
+ * and every job those queue in turn. (A client's own process.nextTick callbacks may run after it; the SDK
+ * queues none.) About a quarter of the cost of `drainMicrotasks`.
+ */
+export function drainPromiseJobs(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
+}
+
 interface VirtualEvent {
   timeMs: number;
   sequence: number;
@@ -82,8 +92,8 @@ export interface VirtualClockOptions {
   eventsPerCallMax?: number;
   /**
    * Module clients: `before` runs before each event, `settled` after it once the microtasks it started have
-   * settled (one drain per event, so what a client does is attributed to the event it reacts to).
-   * Unset: one drain per instant.
+   * settled (one `drainPromiseJobs` per event, so what a client does is attributed to the event it reacts
+   * to), and one `setImmediate` turn ends each instant. Unset: one drain per instant.
    */
   eventHooks?: { before(): void; settled(): void };
 }
@@ -225,9 +235,11 @@ export class VirtualClock implements Clock {
       hooks?.before();
       event.fire();
       if (hooks === undefined) continue;
-      await drainMicrotasks();
+      await drainPromiseJobs();
       hooks.settled();
     }
+    // One event-loop turn per instant: whatever escaped onto real macrotasks (a real timer, I/O) still
+    // runs, and shows up in the determinism self-check, instead of waiting for the end of the run.
     await drainMicrotasks();
     return fired;
   }

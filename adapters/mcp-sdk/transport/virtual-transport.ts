@@ -18,8 +18,11 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Ratio } from '../../../sim/faults.js';
 import { createPrng, type Prng } from '../../../sim/prng.js';
+import { cloneJson } from './json-clone.js';
+import { resolveLinkFaults, type FaultScope, type VirtualLinkFaults } from './link-faults.js';
+
+export { noLinkFaults, resolveLinkFaults, type FaultScope, type VirtualLinkFaults } from './link-faults.js';
 
 /** What the link needs from a scheduler (a `VirtualClock` is one). */
 export interface LinkScheduler {
@@ -29,87 +32,6 @@ export interface LinkScheduler {
 
 export type LinkSide = 'client' | 'server';
 export type LinkDirection = 'to-server' | 'to-client';
-export type FaultScope = 'notifications' | 'any';
-
-export interface VirtualLinkFaults {
-  seed: number;
-  /** One-way latency of every message, and a uniform extra in [0, latencyJitterMsMax] (faulted directions). */
-  latencyMs: number;
-  latencyJitterMsMax: number;
-  /** Which directions the faults below (and the latency jitter) apply to. */
-  directions: 'to-client' | 'to-server' | 'both';
-  drop: Ratio | null;
-  dropScope: FaultScope;
-  duplicate: Ratio | null;
-  duplicateScope: FaultScope;
-  /** Extra delay in [1, reorderDelayMsMax]: the message may overtake or be overtaken. */
-  reorder: Ratio | null;
-  reorderDelayMsMax: number;
-  /** A fixed extra delay of delayMs. */
-  delay: Ratio | null;
-  delayMs: number;
-  /** Per message: the link closes (both ends) instead of delivering it. */
-  disconnect: Ratio | null;
-  /** The link closes at this virtual time (null: never). */
-  disconnectAtMs: number | null;
-}
-
-export const noLinkFaults: VirtualLinkFaults = {
-  seed: 0,
-  latencyMs: 1,
-  latencyJitterMsMax: 0,
-  directions: 'to-client',
-  drop: null,
-  dropScope: 'notifications',
-  duplicate: null,
-  duplicateScope: 'notifications',
-  reorder: null,
-  reorderDelayMsMax: 50,
-  delay: null,
-  delayMs: 0,
-  disconnect: null,
-  disconnectAtMs: null,
-};
-
-/** Resolves defaults and rejects a malformed fault spec with an error naming the field. */
-export function resolveLinkFaults(partial: Partial<VirtualLinkFaults> = {}): VirtualLinkFaults {
-  const faults: VirtualLinkFaults = { ...noLinkFaults, ...partial };
-  const integer = (name: keyof VirtualLinkFaults, min: number): void => {
-    const value = faults[name];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-      throw new RangeError(`virtual link faults: ${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
-    }
-  };
-  integer('seed', 0);
-  if (faults.seed > 0xffffffff) throw new RangeError(`virtual link faults: seed must be a uint32, got ${faults.seed}`);
-  integer('latencyMs', 0);
-  integer('latencyJitterMsMax', 0);
-  integer('reorderDelayMsMax', 1);
-  integer('delayMs', 0);
-  if (faults.disconnectAtMs !== null) integer('disconnectAtMs', 0);
-  for (const name of ['drop', 'duplicate', 'reorder', 'delay', 'disconnect'] as const) {
-    const ratio = faults[name];
-    if (ratio === null) continue;
-    const ok =
-      typeof ratio === 'object' &&
-      Number.isInteger(ratio.numerator) &&
-      Number.isInteger(ratio.denominator) &&
-      ratio.denominator >= 1 &&
-      ratio.numerator >= 0 &&
-      ratio.numerator <= ratio.denominator;
-    if (!ok) throw new RangeError(`virtual link faults: ${name} must be null or {numerator, denominator} integers with 0 <= numerator <= denominator, got ${JSON.stringify(ratio)}`);
-  }
-  for (const name of ['dropScope', 'duplicateScope'] as const) {
-    if (faults[name] !== 'notifications' && faults[name] !== 'any') {
-      throw new RangeError(`virtual link faults: ${name} must be "notifications" or "any", got ${JSON.stringify(faults[name])}`);
-    }
-  }
-  if (!['to-client', 'to-server', 'both'].includes(faults.directions)) {
-    throw new RangeError(`virtual link faults: directions must be "to-client", "to-server" or "both", got ${JSON.stringify(faults.directions)}`);
-  }
-  return faults;
-}
-
 export type LinkEvent = 'sent' | 'delivered' | 'dropped' | 'duplicated' | 'delayed' | 'reordered' | 'rejected' | 'lost' | 'closed';
 export type MessageKind = 'request' | 'response' | 'notification' | 'raw';
 
@@ -141,7 +63,11 @@ export const WIRE_LOG_CHARS_MAX = 400;
  * `disconnectAtMs`). `message` is the object the sender passed (read it, do not keep or change it).
  */
 export interface LinkRouter {
-  /** The delivery delay, or null to drop the message. `wire` is the message's text as it goes on the wire. */
+  /**
+   * The delivery delay, or null to drop the message. `wire` is the message's text as it goes on the wire;
+   * '' for a trusted server's messages on a link without a log (they are copied, not serialized: see
+   * `trustedServer`).
+   */
   route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): LinkRoute | null;
   /** Called right before a parsed message is handed to the receiving end (also for stranded deliveries). */
   delivered?(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, tag: unknown): void;
@@ -166,7 +92,9 @@ export interface VirtualLinkOptions {
    * The server end is the simulator's own SDK `Server`: what it sends is valid JSON-RPC by construction, so
    * to-client messages it passed to `send` are only JSON.parse'd on delivery (fresh objects, same content; the
    * receiving SDK Client still validates every result and notification). Client-sent messages are always
-   * checked with JSONRPCMessageSchema, as stdio does. Default false.
+   * checked with JSONRPCMessageSchema, as stdio does. With a router and no log, such a message is not even
+   * serialized: the receiver gets a copy equal to the parsed wire line, made when it is sent (json-clone.ts).
+   * Default false.
    */
   trustedServer?: boolean;
 }
@@ -183,6 +111,8 @@ export class VirtualLink {
   private readonly prng: Prng;
   private readonly router: LinkRouter | null;
   private readonly trustedServer: boolean;
+  /** Server messages travel as copies (trusted server, router, no log). */
+  readonly copiesServerMessages: boolean;
   private isClosed = false;
 
   constructor(options: VirtualLinkOptions) {
@@ -192,6 +122,7 @@ export class VirtualLink {
     this.router = options.router ?? null;
     this.linkId = options.linkId ?? 0;
     this.trustedServer = options.trustedServer ?? false;
+    this.copiesServerMessages = this.trustedServer && this.router !== null && this.log === null;
     this.prng = createPrng(this.faults.seed);
     this.client = new VirtualTransport(this, 'client');
     this.server = new VirtualTransport(this, 'server');
@@ -266,6 +197,33 @@ export class VirtualLink {
       this.record(direction, 'duplicated', kind, wire);
       this.deliverLater(latencyMs + 1 + prng.nextBelow(f.reorderDelayMsMax), to, direction, kind, wire);
     }
+  }
+
+  /** The trusted server's message on the fast path: routed like `transmit`, delivered as a copy made now. */
+  transmitServerCopy(message: JSONRPCMessage): void {
+    const kind = classify(message);
+    const copy = cloneJson(message);
+    this.stats.sent++;
+    const route = this.router!.route('to-client', message, kind, '');
+    if (route === null) {
+      this.stats.dropped++;
+      return;
+    }
+    this.scheduler.schedule(route.delayMs, () => this.deliverCopy(this.client, kind, copy, route.tag));
+  }
+
+  private deliverCopy(to: VirtualTransport, kind: MessageKind, message: JSONRPCMessage, tag: unknown): void {
+    if (this.isClosed) {
+      this.stats.lost++;
+      return;
+    }
+    if (!to.started) {
+      to.queueUntilStarted(() => this.deliverCopy(to, kind, message, tag));
+      return;
+    }
+    this.stats.delivered++;
+    this.router?.delivered?.('to-client', message, kind, tag);
+    to.onmessage?.(message);
   }
 
   private faulted(direction: LinkDirection): boolean {
@@ -355,7 +313,9 @@ export class VirtualTransport implements Transport {
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.isClosed) throw new Error('Not connected');
-    this.link.transmit(this.side, JSON.stringify(message), classify(message), message);
+    const link = this.link;
+    if (this.side === 'server' && link.copiesServerMessages) link.transmitServerCopy(message);
+    else link.transmit(this.side, JSON.stringify(message), classify(message), message);
   }
 
   /** Writes raw text on the wire (it need not be JSON): for hostile-peer tests. */
