@@ -17,7 +17,7 @@ export const classBugs: readonly (PlantedBug & { issueClass: 1 | 2 | 3 })[] = [
     issueClass: 1,
     name: 'subscribe-retry-lost',
     description: 'a failed subscribe (a server still warming up after a restart) is not retried: the subscription waits for a reconnect that may never come',
-    patches: [{ file: 'reducer.ts', find: "  d.armTimer('resubscribe', uri, d.nowMs + d.config.subscribeRetryMs);\n", replace: '' }],
+    patches: [{ file: 'reducer-sessions.ts', find: "  d.armTimer('resubscribe', uri, d.nowMs + d.config.subscribeRetryMs);\n", replace: '' }],
     scenarios: ['swarm'],
     invariants: ['healed_convergence'],
   },

@@ -31,7 +31,7 @@ const era2026Bugs: readonly (PlantedBug & { invariant: InvariantName; scenario?:
   {
     name: 'updated-keeps-entry-fresh',
     description: 'a 2026 updated of the live listen does not make the cached entry stale (it is served until the re-read lands)',
-    patches: [{ file: 'reducer.ts', find: '    invalidateOnUpdated(d, route.uri);\n', replace: '' }],
+    patches: [{ file: 'reducer-notifications.ts', find: '    invalidateOnUpdated(d, route.uri);\n', replace: '' }],
     scenarios: [scenarioName],
     invariants: ['read_your_notification'],
     invariant: 'read_your_notification',

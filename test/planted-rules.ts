@@ -30,7 +30,7 @@ export const ruleBugs: readonly PlantedBug[] = [
   {
     name: 'unsubscribe-not-retried',
     description: 'an unsubscribe whose ACK timed out is never retried: if the request itself was lost, the server keeps the subscription and notifies forever',
-    patches: [{ file: 'reducer.ts', find: "      if (d.subscription(uri)!.state === 'UNSUBSCRIBE_UNKNOWN') sendUnsubscribe(d, uri);\n", replace: '' }],
+    patches: [{ file: 'reducer-timers.ts', find: "      if (d.subscription(uri)!.state === 'UNSUBSCRIBE_UNKNOWN') sendUnsubscribe(d, uri);\n", replace: '' }],
     scenarios: ['swarm'],
     invariants: ['server_subscription_kept'],
   },

@@ -33,10 +33,12 @@ export interface PlantedBug {
  */
 const noMoveWhenClosing: readonly Patch[] = [
   {
-    file: 'reducer.ts',
+    file: 'reducer-responses.ts',
     find: 'd.setReads(request.uri, tracking.inFlight - 1, tracking.dirty);',
     replace: 'd.setReads(request.uri, isOpen(sub.state) ? tracking.inFlight - 1 : tracking.inFlight, tracking.dirty);',
   },
+  // The responses file (core/reducer.ts split by concern) does not import isOpen itself.
+  { file: 'reducer-responses.ts', find: 'closeSubscription, isLive, issueRead,', replace: 'closeSubscription, isLive, isOpen, issueRead,' },
   { file: 'fence.ts', find: "  move(d, request.uri, 'read_accepted');", replace: "  if (isOpen(sub.state)) move(d, request.uri, 'read_accepted');" },
   {
     file: 'fence.ts',
@@ -73,7 +75,7 @@ export const plantedBugs: readonly PlantedBug[] = [
     description: 'on reconnect the client keeps the first session generation (requests and notifications are matched against the old session)',
     patches: [
       {
-        file: 'reducer.ts',
+        file: 'reducer-sessions.ts',
         find: '  volatile.sessionGeneration = sessionGeneration;',
         replace: '  if (volatile.sessionGeneration === 0) volatile.sessionGeneration = sessionGeneration;',
       },
@@ -86,12 +88,12 @@ export const plantedBugs: readonly PlantedBug[] = [
     description: 'a 404 that arrives after unsubscribe began is still turned into a tombstone (errors skip the close fence)',
     patches: [
       {
-        file: 'reducer.ts',
+        file: 'reducer-responses.ts',
         find: "if (verdict.type === 'after-close') {",
         replace: "if (verdict.type === 'after-close' && (sub === undefined || outcome.type !== 'error')) {",
       },
       {
-        file: 'reducer.ts',
+        file: 'reducer-responses.ts',
         find: "else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict);",
         replace: "else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict.type === 'after-close' ? { type: 'accept' } : verdict);",
       },
