@@ -106,20 +106,20 @@ export interface PoolGate {
 /** `runOnWorkers`, with the self-check of `gate.sample` run by the workers inside their ranges. */
 export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
   const { spec, range, chunk, sample } = gate;
-  const starts: number[] = [];
-  for (let start = range.start; start < range.end; start += chunk) starts.push(start);
+  const ranges = chunkRanges(range, chunk, gate.workerCount);
+  const starts = ranges.map((part) => part.start);
+  const endOf = new Map(ranges.map((part) => [part.start, part.end]));
   const results = new Map<number, GateAccumulator>();
   const checks: RangeSelfCheck[] = [];
   let done = 0;
   // Each range carries the sampled indices inside it: its worker re-runs them traced, in parallel with the rest.
-  const jobs = starts.map((start) => {
-    const end = Math.min(range.end, start + chunk);
+  const jobs = ranges.map(({ start, end }) => {
     const job: RangeTask = { spec, start, end };
     if (sample !== null) job.selfCheck = { indices: sample.indices.filter((index) => index >= start && index < end), ratioPercent: sample.ratioPercent };
     return job;
   });
   await runJobsOnWorkers(workerScript('worker'), jobs, gate.workerCount, (reply: WorkerReply) => {
-    const end = Math.min(range.end, reply.start + chunk);
+    const end = endOf.get(reply.start)!;
     if (!reply.ok && reply.crash !== null) throw new InterleavingCrash(reply.crash.index, reply.crash.seed, new Error(reply.message));
     if (!reply.ok) throw gate.locateCrash(reply.start, end, new Error(reply.message));
     results.set(reply.start, accumulatorFromData(spec, reply.data));
@@ -132,4 +132,25 @@ export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
   if (sample === null) return { accumulator: total, selfCheck: null };
   const ms = checks.reduce((sum, part) => sum + part.ms, 0);
   return { accumulator: total, selfCheck: { check: mergeSelfChecks(checks.map((part) => part.check), sample.ratioPercent), ms } };
+}
+
+/** The tail of a run is cut finer: its last `workerCount` chunks' worth of interleavings, in pieces this many times smaller. */
+export const tailSplit = 8;
+
+/**
+ * The ranges a pool hands out, in index order: chunks of `chunk`, except the last `workerCount` chunks' worth,
+ * cut in pieces of chunk / tailSplit, so the workers finish together instead of one waiting on the other's
+ * last whole chunk. Results do not depend on it (disjoint ranges merge exactly, sim/gate.ts).
+ */
+export function chunkRanges(range: ShardRange, chunk: number, workerCount: number): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  const tailStart = Math.max(range.start, range.end - workerCount * chunk);
+  const piece = Math.max(1, Math.ceil(chunk / tailSplit));
+  for (let start = range.start; start < range.end; ) {
+    const size = start >= tailStart ? piece : Math.min(chunk, tailStart - start);
+    const end = Math.min(range.end, start + size);
+    ranges.push({ start, end });
+    start = end;
+  }
+  return ranges;
 }

@@ -6,6 +6,7 @@ import { coverageOf, runRange, verdictOf, type GateAccumulator, type RunSpec } f
 import { deriveSeed } from '../sim/prng.js';
 import type { ClientUnderTest } from '../core/types.js';
 import { chunkSize, InterleavingCrash, runGate, runGateChecked } from './run-gate.js';
+import { chunkRanges } from './pool.js';
 import { mergeSelfChecks, selfCheck, selfCheckIndices, type DeterminismMismatch } from '../sim/determinism.js';
 import { runSdkGate } from './run-sdk-gate.js';
 
@@ -107,5 +108,28 @@ describe('run-gate: the determinism self-check on the workers', () => {
     const merged = mergeSelfChecks([part(3, [700, 900]), part(2, []), part(4, [100])], 1);
     expect(merged).toEqual({ selfCheckRatioPercent: 1, checked: 9, nondeterministic_interleavings: 3, mismatches: [mismatch(100), mismatch(700), mismatch(900)] });
     expect(mergeSelfChecks([], 2)).toEqual({ selfCheckRatioPercent: 2, checked: 0, nondeterministic_interleavings: 0, mismatches: [] });
+  });
+});
+
+describe('run-gate: the ranges a pool hands out', () => {
+  it('cover the run in order without gaps; the last workers-many chunks come in eighths', () => {
+    const ranges = chunkRanges({ start: 0, end: 100_000 }, 1_000, 2);
+    expect(ranges[0]).toEqual({ start: 0, end: 1_000 });
+    expect(ranges.filter((range) => range.end - range.start === 1_000)).toHaveLength(98);
+    expect(ranges.slice(98).every((range) => range.end - range.start === 125)).toBe(true);
+    expect(ranges).toHaveLength(98 + 16);
+    ranges.forEach((range, index) => expect(range.start).toBe(index === 0 ? 0 : ranges[index - 1]!.end));
+    expect(ranges.at(-1)!.end).toBe(100_000);
+    // A shard's slice, a chunk that does not divide it, a run smaller than the tail.
+    for (const [range, chunk, workers] of [[{ start: 300, end: 1_234 }, 10, 3], [{ start: 0, end: 7 }, 3, 2], [{ start: 5, end: 6 }, 1, 4]] as const) {
+      const parts = chunkRanges(range, chunk, workers);
+      expect(parts[0]!.start).toBe(range.start);
+      expect(parts.at(-1)!.end).toBe(range.end);
+      parts.forEach((part, index) => {
+        expect(part.end).toBeGreaterThan(part.start);
+        expect(part.end - part.start).toBeLessThanOrEqual(chunk);
+        if (index > 0) expect(part.start).toBe(parts[index - 1]!.end);
+      });
+    }
   });
 });
