@@ -14,8 +14,22 @@ import { InterleavingCrash } from '../sim/kernel/interleaving.js';
 import type { ShardRange } from '../sim/shard.js';
 import { accumulatorFromData, type AccumulatorData } from './accumulator-data.js';
 import { isModulePath } from './client-module.js';
+import type { RangeSelfCheck, RangeTask } from './worker.js';
+import { mergeSelfChecks, type DeterminismCheck } from '../sim/determinism.js';
 
-type WorkerReply = { ok: true; start: number; data: AccumulatorData } | { ok: false; start: number; message: string; crash: { index: number; seed: number } | null };
+/** The determinism self-check a gate asks of its workers: the sampled indices (sim/determinism.ts selfCheckIndices). */
+export interface SelfCheckSample {
+  indices: readonly number[];
+  ratioPercent: number;
+}
+
+/** A gate's accumulated results, and its self-check when the workers ran it (with their summed time on it). */
+export interface PoolRun {
+  accumulator: GateAccumulator;
+  selfCheck: { check: DeterminismCheck; ms: number } | null;
+}
+
+type WorkerReply = { ok: true; start: number; data: AccumulatorData; selfChecked: RangeSelfCheck | null } | { ok: false; start: number; message: string; crash: { index: number; seed: number } | null };
 
 /** The compiled worker script dist/cli/`name`.js, also when the CLI runs from TypeScript sources. */
 export function workerScript(name: string): string {
@@ -75,20 +89,68 @@ export async function runOnWorkers(
   onProgress: (done: number) => void,
   locateCrash: (start: number, end: number, error: unknown) => Error,
 ): Promise<GateAccumulator> {
-  const starts: number[] = [];
-  for (let start = range.start; start < range.end; start += chunk) starts.push(start);
+  return (await runOnWorkersChecked({ spec, range, workerCount, chunk, onProgress, locateCrash, sample: null })).accumulator;
+}
+
+/** What `runOnWorkersChecked` runs: `runOnWorkers`'s arguments, and the self-check sample (null: none). */
+export interface PoolGate {
+  spec: RunSpec;
+  range: ShardRange;
+  workerCount: number;
+  chunk: number;
+  onProgress: (done: number) => void;
+  locateCrash: (start: number, end: number, error: unknown) => Error;
+  sample: SelfCheckSample | null;
+}
+
+/** `runOnWorkers`, with the self-check of `gate.sample` run by the workers inside their ranges. */
+export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
+  const { spec, range, chunk, sample } = gate;
+  const ranges = chunkRanges(range, chunk, gate.workerCount);
+  const starts = ranges.map((part) => part.start);
+  const endOf = new Map(ranges.map((part) => [part.start, part.end]));
   const results = new Map<number, GateAccumulator>();
+  const checks: RangeSelfCheck[] = [];
   let done = 0;
-  const jobs = starts.map((start) => ({ spec, start, end: Math.min(range.end, start + chunk) }));
-  await runJobsOnWorkers(workerScript('worker'), jobs, workerCount, (reply: WorkerReply) => {
-    const end = Math.min(range.end, reply.start + chunk);
+  // Each range carries the sampled indices inside it: its worker re-runs them traced, in parallel with the rest.
+  const jobs = ranges.map(({ start, end }) => {
+    const job: RangeTask = { spec, start, end };
+    if (sample !== null) job.selfCheck = { indices: sample.indices.filter((index) => index >= start && index < end), ratioPercent: sample.ratioPercent };
+    return job;
+  });
+  await runJobsOnWorkers(workerScript('worker'), jobs, gate.workerCount, (reply: WorkerReply) => {
+    const end = endOf.get(reply.start)!;
     if (!reply.ok && reply.crash !== null) throw new InterleavingCrash(reply.crash.index, reply.crash.seed, new Error(reply.message));
-    if (!reply.ok) throw locateCrash(reply.start, end, new Error(reply.message));
+    if (!reply.ok) throw gate.locateCrash(reply.start, end, new Error(reply.message));
     results.set(reply.start, accumulatorFromData(spec, reply.data));
+    if (reply.selfChecked !== null) checks.push(reply.selfChecked);
     done += end - reply.start;
-    onProgress(done);
+    gate.onProgress(done);
   });
   const total = new GateAccumulator(spec);
   for (const start of starts) total.merge(results.get(start)!);
-  return total;
+  if (sample === null) return { accumulator: total, selfCheck: null };
+  const ms = checks.reduce((sum, part) => sum + part.ms, 0);
+  return { accumulator: total, selfCheck: { check: mergeSelfChecks(checks.map((part) => part.check), sample.ratioPercent), ms } };
+}
+
+/** The tail of a run is cut finer: its last `workerCount` chunks' worth of interleavings, in pieces this many times smaller. */
+export const tailSplit = 8;
+
+/**
+ * The ranges a pool hands out, in index order: chunks of `chunk`, except the last `workerCount` chunks' worth,
+ * cut in pieces of chunk / tailSplit, so the workers finish together instead of one waiting on the other's
+ * last whole chunk. Results do not depend on it (disjoint ranges merge exactly, sim/gate.ts).
+ */
+export function chunkRanges(range: ShardRange, chunk: number, workerCount: number): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  const tailStart = Math.max(range.start, range.end - workerCount * chunk);
+  const piece = Math.max(1, Math.ceil(chunk / tailSplit));
+  for (let start = range.start; start < range.end; ) {
+    const size = start >= tailStart ? piece : Math.min(chunk, tailStart - start);
+    const end = Math.min(range.end, start + size);
+    ranges.push({ start, end });
+    start = end;
+  }
+  return ranges;
 }

@@ -5,7 +5,9 @@ import { findClient } from '../scenarios/clients.js';
 import { coverageOf, runRange, verdictOf, type GateAccumulator, type RunSpec } from '../sim/gate.js';
 import { deriveSeed } from '../sim/prng.js';
 import type { ClientUnderTest } from '../core/types.js';
-import { chunkSize, InterleavingCrash, runGate } from './run-gate.js';
+import { chunkSize, InterleavingCrash, runGate, runGateChecked } from './run-gate.js';
+import { chunkRanges } from './pool.js';
+import { mergeSelfChecks, selfCheck, selfCheckIndices, type DeterminismMismatch } from '../sim/determinism.js';
 import { runSdkGate } from './run-sdk-gate.js';
 
 const timing: ReportTiming = { wallMs: 0, interleavingsPerSecond: 0, eventsPerSecond: 0, peakRssBytes: 0 };
@@ -81,5 +83,53 @@ describe('run-gate: a simulator crash', () => {
   it('refuses to send a client object workers cannot rebuild by name, saying what to do', async () => {
     const spec: RunSpec = { seed: 5, interleavings: 400, scenario: 'read-race', client: 'crashing', maxFailures: 1 };
     await expect(runGate(spec, findScenario(spec.scenario)!, crashingClient(), () => {}, 2)).rejects.toThrow(/client "crashing" is not the registry's: run it with one worker/);
+  });
+});
+
+describe('run-gate: the determinism self-check on the workers', () => {
+  it('each worker checks the sampled indices of its ranges: the same check and report as one thread', async () => {
+    const spec: RunSpec = { seed: 23, interleavings: 400, scenario: 'read-race', client: 'reference', maxFailures: 3 };
+    const scenario = findScenario(spec.scenario)!;
+    const client = findClient(spec.client)!;
+    const indices = selfCheckIndices(spec.interleavings, 5);
+    const range = { start: 0, end: spec.interleavings };
+    const pooled = await runGateChecked(spec, scenario, client, () => {}, { workers: 2, range, sample: { indices, ratioPercent: 5 } });
+    expect(pooled.selfCheck).not.toBeNull();
+    expect(pooled.selfCheck!.check).toEqual(selfCheck(spec.seed, scenario, client, indices, 5));
+    expect(pooled.selfCheck!.check.checked).toBe(indices.length);
+    expect(reportText(pooled.accumulator, spec.scenario)).toBe(reportText(runRange(spec, scenario, client, 0, spec.interleavings), spec.scenario));
+    // On one thread the caller runs the self-check (cli/commands/gate.ts).
+    expect((await runGateChecked(spec, scenario, client, () => {}, { workers: 1, range, sample: { indices, ratioPercent: 5 } })).selfCheck).toBeNull();
+  });
+
+  it('merging parts gives every mismatch once, in index order, and their count', () => {
+    const mismatch = (index: number): DeterminismMismatch => ({ index, seed: index + 1, firstTraceHash: 1, secondTraceHash: 2, line: 3, first: 'a', second: 'b' });
+    const part = (checked: number, indices: number[]) => ({ selfCheckRatioPercent: 1, checked, nondeterministic_interleavings: indices.length, mismatches: indices.map(mismatch) });
+    const merged = mergeSelfChecks([part(3, [700, 900]), part(2, []), part(4, [100])], 1);
+    expect(merged).toEqual({ selfCheckRatioPercent: 1, checked: 9, nondeterministic_interleavings: 3, mismatches: [mismatch(100), mismatch(700), mismatch(900)] });
+    expect(mergeSelfChecks([], 2)).toEqual({ selfCheckRatioPercent: 2, checked: 0, nondeterministic_interleavings: 0, mismatches: [] });
+  });
+});
+
+describe('run-gate: the ranges a pool hands out', () => {
+  it('cover the run in order without gaps; the last workers-many chunks come in eighths', () => {
+    const ranges = chunkRanges({ start: 0, end: 100_000 }, 1_000, 2);
+    expect(ranges[0]).toEqual({ start: 0, end: 1_000 });
+    expect(ranges.filter((range) => range.end - range.start === 1_000)).toHaveLength(98);
+    expect(ranges.slice(98).every((range) => range.end - range.start === 125)).toBe(true);
+    expect(ranges).toHaveLength(98 + 16);
+    ranges.forEach((range, index) => expect(range.start).toBe(index === 0 ? 0 : ranges[index - 1]!.end));
+    expect(ranges.at(-1)!.end).toBe(100_000);
+    // A shard's slice, a chunk that does not divide it, a run smaller than the tail.
+    for (const [range, chunk, workers] of [[{ start: 300, end: 1_234 }, 10, 3], [{ start: 0, end: 7 }, 3, 2], [{ start: 5, end: 6 }, 1, 4]] as const) {
+      const parts = chunkRanges(range, chunk, workers);
+      expect(parts[0]!.start).toBe(range.start);
+      expect(parts.at(-1)!.end).toBe(range.end);
+      parts.forEach((part, index) => {
+        expect(part.end).toBeGreaterThan(part.start);
+        expect(part.end - part.start).toBeLessThanOrEqual(chunk);
+        if (index > 0) expect(part.start).toBe(parts[index - 1]!.end);
+      });
+    }
   });
 });

@@ -10,7 +10,7 @@ import { GateAccumulator, runRange, type RunSpec } from '../sim/gate.js';
 import { deriveSeed } from '../sim/prng.js';
 import type { ShardRange } from '../sim/shard.js';
 import { InterleavingCrash } from '../sim/kernel/interleaving.js';
-import { refuseUnrebuildable, runOnWorkers } from './pool.js';
+import { refuseUnrebuildable, runOnWorkersChecked, type PoolRun, type SelfCheckSample } from './pool.js';
 
 export { InterleavingCrash } from '../sim/kernel/interleaving.js';
 
@@ -33,12 +33,27 @@ export async function runGate(
   workers = 1,
   range: ShardRange = { start: 0, end: spec.interleavings },
 ): Promise<GateAccumulator> {
+  return (await runGateChecked(spec, scenario, client, onProgress, { workers, range, sample: null })).accumulator;
+}
+
+/**
+ * `runGate`, asking for the determinism self-check of `sample` too: on workers each range's sampled indices
+ * are checked by the worker that ran it, in parallel (`selfCheck` then holds the result); on this thread
+ * `selfCheck` is null and the caller runs it (sim/determinism.ts), as the same sample gives the same value.
+ */
+export async function runGateChecked(
+  spec: RunSpec,
+  scenario: Scenario,
+  client: ClientUnderTest<any>,
+  onProgress: (done: number) => void,
+  how: { workers: number; range: ShardRange; sample: SelfCheckSample | null },
+): Promise<PoolRun> {
+  const { workers, range } = how;
   const count = range.end - range.start;
   if (workers > 1 && count > chunkSize(count)) {
     refuseUnrebuildable(spec, scenario, client);
-    return runOnWorkers(spec, range, workers, chunkSize(count), onProgress, (start, end, error) =>
-      locateCrash(spec, scenario, client, start, end, error),
-    );
+    const locate = (start: number, end: number, error: unknown): Error => locateCrash(spec, scenario, client, start, end, error);
+    return runOnWorkersChecked({ spec, range, workerCount: workers, chunk: chunkSize(count), onProgress, locateCrash: locate, sample: how.sample });
   }
   const total = new GateAccumulator(spec);
   const size = chunkSize(count);
@@ -48,7 +63,7 @@ export async function runGate(
     onProgress(end - range.start);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return total;
+  return { accumulator: total, selfCheck: null };
 }
 
 function runChunk(

@@ -3,6 +3,7 @@
  * each range's accumulator as plain data. Interleaving i always uses deriveSeed(rootSeed, i), so which
  * worker runs which range cannot change any result.
  */
+import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import { findScenario } from '../scenarios/catalog.js';
 import { applicabilityOf, reducerClaims } from '../sim/applicability.js';
@@ -13,17 +14,26 @@ import { runRange, type GateAccumulator, type RunSpec } from '../sim/gate.js';
 import { isModulePath, loadClientModule } from './client-module.js';
 import { InterleavingCrash } from '../sim/kernel/interleaving.js';
 import { accumulatorData } from './accumulator-data.js';
+import { selfCheck, type DeterminismCheck } from '../sim/determinism.js';
 
 export interface RangeTask {
   spec: RunSpec;
   start: number;
   end: number;
+  /** The determinism self-check's sampled indices within [start, end), run twice traced after the range (sim/determinism.ts). */
+  selfCheck?: { indices: number[]; ratioPercent: number };
+}
+
+/** What a range's self-check found, and how long this thread spent on it. */
+export interface RangeSelfCheck {
+  check: DeterminismCheck;
+  ms: number;
 }
 
 parentPort?.on('message', async (task: RangeTask) => {
   try {
-    const accumulator = await runTask(task);
-    parentPort!.postMessage({ ok: true, start: task.start, data: accumulatorData(accumulator) });
+    const { accumulator, selfChecked } = await runTask(task);
+    parentPort!.postMessage({ ok: true, start: task.start, data: accumulatorData(accumulator), selfChecked });
   } catch (error) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     const crash = error instanceof InterleavingCrash ? { index: error.index, seed: error.seed } : null;
@@ -31,14 +41,20 @@ parentPort?.on('message', async (task: RangeTask) => {
   }
 });
 
+interface RangeDone {
+  accumulator: GateAccumulator;
+  /** Null unless the task asked for a self-check (the pure transport only: cli/commands/gate.ts). */
+  selfChecked: RangeSelfCheck | null;
+}
+
 /** Rebuilds the run from its spec: the scenario by name, the client by registry name or module path. */
-async function runTask(task: RangeTask): Promise<GateAccumulator> {
+async function runTask(task: RangeTask): Promise<RangeDone> {
   const spec = task.spec;
   const scenario = findScenario(spec.scenario);
   if (scenario === undefined) throw new Error(`unknown scenario in ${JSON.stringify(spec)}`);
   if (isModulePath(spec.client)) {
     const loaded = await loadClientModule(spec.client, 'gate');
-    if (loaded.kind === 'module') return (await import('../adapters/mcp-sdk/module/module-gate.js')).runModuleRange(spec, scenario, loaded.module, task.start, task.end);
+    if (loaded.kind === 'module') return { accumulator: await (await import('../adapters/mcp-sdk/module/module-gate.js')).runModuleRange(spec, scenario, loaded.module, task.start, task.end), selfChecked: null };
     return runReducerRange(spec, applicabilityOf(scenario, reducerClaims(loaded.reducer)).scenario, loaded.reducer, task);
   }
   const client = findClient(spec.client);
@@ -46,7 +62,13 @@ async function runTask(task: RangeTask): Promise<GateAccumulator> {
   return runReducerRange(spec, scenario, client, task);
 }
 
-async function runReducerRange(spec: RunSpec, scenario: Scenario, client: ClientUnderTest<any>, task: RangeTask): Promise<GateAccumulator> {
-  if (spec.transport === 'sdk') return (await import('../adapters/mcp-sdk/sim/sdk-gate.js')).runSdkRange(spec, scenario, client, task.start, task.end); // loads the SDK only when asked
-  return runRange(spec, scenario, client, task.start, task.end);
+async function runReducerRange(spec: RunSpec, scenario: Scenario, client: ClientUnderTest<any>, task: RangeTask): Promise<RangeDone> {
+  if (spec.transport === 'sdk') return { accumulator: await (await import('../adapters/mcp-sdk/sim/sdk-gate.js')).runSdkRange(spec, scenario, client, task.start, task.end), selfChecked: null }; // loads the SDK only when asked
+  const accumulator = runRange(spec, scenario, client, task.start, task.end);
+  const sample = task.selfCheck;
+  if (sample === undefined) return { accumulator, selfChecked: null };
+  // The range's sampled interleavings, run twice more with tracing by this thread (sim/determinism.ts).
+  const startMs = performance.now();
+  const check = selfCheck(spec.seed, scenario, client, sample.indices, sample.ratioPercent);
+  return { accumulator, selfChecked: { check, ms: performance.now() - startMs } };
 }

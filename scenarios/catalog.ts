@@ -193,15 +193,35 @@ export const sdkSwarm: Scenario = {
   plan: (chooser) => swarmPlan(chooser, sdkSwarmFaults),
 };
 
+/** How swarm draws one fault of its set: a capability is on or off, a crash picks a rare rate, the rest any intensity. */
+interface SwarmFaultDraw {
+  fault: FaultName;
+  mode: 'capability' | 'crash' | 'intensity';
+  labels: { on: string; denominator: string; numerator: string };
+}
+
+/** Per fault set (module constants: a swarm plan is drawn for every interleaving): its draws, built once. */
+const swarmDrawsOf = new WeakMap<readonly FaultName[], readonly SwarmFaultDraw[]>();
+
+function swarmDraws(faultSet: readonly FaultName[]): readonly SwarmFaultDraw[] {
+  let draws = swarmDrawsOf.get(faultSet);
+  if (draws === undefined) {
+    draws = faultSet.map((fault) => ({ fault, mode: capabilityFaults.includes(fault) ? 'capability' : fault === 'client-crash' ? 'crash' : 'intensity', labels: swarmLabels[fault] }));
+    swarmDrawsOf.set(faultSet, draws);
+  }
+  return draws;
+}
+
 export function swarmPlan(chooser: Chooser, faultSet: readonly FaultName[]): InterleavingPlan {
   const faults: FaultPlan = {};
-  for (const fault of faultSet) {
-    const labels = swarmLabels[fault];
-    if (capabilityFaults.includes(fault)) {
+  const draws = swarmDraws(faultSet);
+  for (let index = 0; index < draws.length; index++) {
+    const { fault, mode, labels } = draws[index]!;
+    if (mode === 'capability') {
       if (chooser.draw('faults', labels.on, 4) === 3) faults[fault] = ratio(1, 1);
       continue;
     }
-    if (fault === 'client-crash') {
+    if (mode === 'crash') {
       // A crash restarts the whole client: at most about one per 16 fault ticks.
       if (chooser.draw('faults', labels.on, 2) === 1) faults[fault] = ratio(1, crashDenominators[chooser.draw('faults', labels.denominator, crashDenominators.length)]!);
       continue;

@@ -60,6 +60,22 @@ export function selfCheck(
   return { selfCheckRatioPercent: ratioPercent, checked: indices.length, nondeterministic_interleavings: mismatches.length, mismatches };
 }
 
+/**
+ * The self-check of a gate run in parts (cli/pool.ts: each worker checks the sampled indices of the ranges
+ * it runs, in parallel with the rest of the gate): the parts' mismatches merged in index order. The same
+ * value as one `selfCheck` over all the indices.
+ */
+export function mergeSelfChecks(parts: readonly DeterminismCheck[], ratioPercent: number): DeterminismCheck {
+  let checked = 0;
+  const mismatches: DeterminismMismatch[] = [];
+  for (const part of parts) {
+    checked += part.checked;
+    mismatches.push(...part.mismatches);
+  }
+  mismatches.sort((a, b) => a.index - b.index);
+  return { selfCheckRatioPercent: ratioPercent, checked, nondeterministic_interleavings: mismatches.length, mismatches };
+}
+
 /** Two traced runs of one seed; null when their trace hashes agree. */
 export function checkOne(index: number, seed: number, scenario: Scenario, client: ClientUnderTest<any>): DeterminismMismatch | null {
   const first = runInterleaving(seed, scenario, client, { trace: true, record: false });

@@ -31,7 +31,8 @@ import { columns, perSecond } from '../format.js';
 import type { Io } from '../io.js';
 import { claimOutDir } from '../out-dir.js';
 import { createProgress } from '../progress.js';
-import { InterleavingCrash, runGate } from '../run-gate.js';
+import { InterleavingCrash, runGateChecked } from '../run-gate.js';
+import type { PoolRun } from '../pool.js';
 import { shrinkLimitsDefault, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
 import { summaryLines } from '../summary.js';
 import { loadStrategies, writeAllReports } from '../write-reports.js';
@@ -133,14 +134,18 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
 async function runClaimed(setup: GateSetup, io: Io): Promise<number | null> {
   io.stdout(`${runSpecBlock(setup).join('\n')}\n`);
   const startMs = io.nowMs();
-  const accumulator = await runWithProgress(setup, io);
-  if (accumulator === null) return null;
-  const wallMs = io.nowMs() - startMs;
+  const run = await runWithProgress(setup, io);
+  if (run === null) return null;
+  const accumulator = run.accumulator;
   const selfCheckStartMs = io.nowMs();
-  const determinism = await runSelfCheck(setup);
+  // On workers the self-check ran inside the pool (its time there is the workers' summed time on it).
+  const determinism = run.selfCheck?.check ?? (await runSelfCheck(setup));
   const shrinkStartMs = io.nowMs();
   const shrunk = await shrinkFirstFailure(setup, accumulator, determinism, io);
-  const timing = { ...timingOf(accumulator, wallMs, io), selfCheckMs: Math.round(shrinkStartMs - selfCheckStartMs), shrinkMs: Math.round(io.nowMs() - shrinkStartMs) };
+  // The wall time is everything the user waited for: the run, the self-check and the shrink.
+  const wallMs = io.nowMs() - startMs;
+  const selfCheckMs = run.selfCheck?.ms ?? shrinkStartMs - selfCheckStartMs;
+  const timing = { ...timingOf(accumulator, wallMs, io), selfCheckMs: Math.round(selfCheckMs), shrinkMs: Math.round(io.nowMs() - shrinkStartMs) };
   const extras: ReportExtras = shrunk === null ? { determinism } : { determinism, shrunk };
   if (setup.shard !== null) extras.shard = setup.shard;
   const report = reportOf(setup, accumulator, timing, extras);
@@ -156,13 +161,18 @@ export function gateExitCode(report: Report): number {
 
 /** Re-runs the sampled interleavings twice with tracing in this process (see sim/determinism.ts). */
 async function runSelfCheck(setup: GateSetup): Promise<ReportDeterminism> {
-  const range = rangeOf(setup);
-  const indices = selfCheckIndices(setup.spec.interleavings, setup.selfCheckRatioPercent).filter((index) => index >= range.start && index < range.end);
+  const indices = selfCheckSampleOf(setup);
   if (setup.module !== null) return setup.module.selfCheck(indices, setup.selfCheckRatioPercent);
   if (setup.spec.transport === 'sdk') {
     return (await import('../../adapters/mcp-sdk/sim/sdk-gate.js')).sdkSelfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
   }
   return selfCheck(setup.spec.seed, setup.scenario, setup.client, indices, setup.selfCheckRatioPercent);
+}
+
+/** The self-check's sampled indices within this run's range. */
+function selfCheckSampleOf(setup: GateSetup): number[] {
+  const range = rangeOf(setup);
+  return selfCheckIndices(setup.spec.interleavings, setup.selfCheckRatioPercent).filter((index) => index >= range.start && index < range.end);
 }
 
 /**
@@ -274,13 +284,16 @@ async function writeOrExplain(outDir: string, report: Report, strategies: Strate
 }
 
 /** Runs the gate; on a simulator crash prints the crashing seed and returns null. */
-async function runWithProgress(setup: GateSetup, io: Io): Promise<GateAccumulator | null> {
+async function runWithProgress(setup: GateSetup, io: Io): Promise<PoolRun | null> {
   const range = rangeOf(setup);
   const progress = createProgress(io, range.end - range.start, 'interleavings');
+  const onProgress = (done: number): void => progress.update(done);
   try {
-    if (setup.module !== null) return await setup.module.run((done) => progress.update(done), setup.workers, range);
-    const run = setup.spec.transport === 'sdk' ? (await import('../run-sdk-gate.js')).runSdkGate : runGate;
-    return await run(setup.spec, setup.scenario, setup.client, (done) => progress.update(done), setup.workers, range);
+    if (setup.module !== null) return { accumulator: await setup.module.run(onProgress, setup.workers, range), selfCheck: null };
+    if (setup.spec.transport === 'sdk') return { accumulator: await (await import('../run-sdk-gate.js')).runSdkGate(setup.spec, setup.scenario, setup.client, onProgress, setup.workers, range), selfCheck: null };
+    // The pure transport: the workers run the determinism self-check of their ranges too (cli/pool.ts).
+    const sample = { indices: selfCheckSampleOf(setup), ratioPercent: setup.selfCheckRatioPercent };
+    return await runGateChecked(setup.spec, setup.scenario, setup.client, onProgress, { workers: setup.workers, range, sample });
   } catch (error) {
     if (!(error instanceof InterleavingCrash)) throw error;
     io.stderr(crashText(setup, error));
