@@ -49,6 +49,8 @@ const goldenTraceHashes: Record<string, number> = {
   'era2026-swarm': 0xd71dc7f8,
   'era2026-tags': 0xc209c747,
   'forged-snapshot-id': 0x34f12c3f,
+  'interop-v1-client-v2-server': 0xf6cdaaa3, // the pure run of an interop pair (it is gated only with --transport sdk)
+  'interop-v2-client-v1-server': 0xf6cdaaa3,
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0x2d6a2657,
   'multi-page-lost-notifications': 0x9786b22e,
