@@ -47,6 +47,9 @@ export function scenarioForProtocol(
   if (protocol !== undefined && era !== protocol) {
     throw new UsageError(`--protocol ${protocol}: scenario ${scenario.name} speaks ${era}; pick a ${protocol} scenario (fencesim list) or leave out --scenario`, command);
   }
+  if (scenario.sdkPair !== undefined && transport !== 'sdk') {
+    throw new UsageError(`scenario ${scenario.name} is an interop pair (an SDK ${scenario.sdkPair.client} client against an SDK ${scenario.sdkPair.server} server): it runs only with --transport sdk`, command);
+  }
   if (clientKind === 'module' && era !== '2025-11-25') {
     const what = protocol !== undefined ? `--protocol ${protocol}` : `scenario ${scenario.name} (${era})`;
     throw new UsageError(`${what}: a module client is judged on 2025-11-25 connections only (the module world does not follow 2026-07-28 listens yet); use --protocol 2025-11-25 or a 2025-11-25 scenario`, command);

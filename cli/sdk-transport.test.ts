@@ -74,4 +74,16 @@ describe('gate --transport sdk', () => {
     expect(file.code).toBe(2);
     expect(file.stderr).toMatch(/--transport sdk replays an interleaving by --seed/);
   });
+
+  it.each(['interop-v1-client-v2-server', 'interop-v2-client-v1-server'])('runs the interop pair %s over the SDKs (both ends speak 2025-11-25); the pure transport refuses it (exit 2)', async (scenario) => {
+    const dir = join(scratch, scenario);
+    const gate = await run(['gate', '--transport', 'sdk', '--scenario', scenario, '--interleavings', '4', '--seed', '2', '--workers', '1', '--out', dir]);
+    expect(gate.stderr).not.toMatch(/internal error/);
+    expect(gate.code).toBe(0);
+    const written = await report(dir);
+    expect(written.runSpec).toMatchObject({ scenario, transport: 'sdk' });
+    const pure = await run(['gate', '--scenario', scenario, '--interleavings', '4']);
+    expect(pure.code).toBe(2);
+    expect(pure.stderr).toContain(`scenario ${scenario} is an interop pair`);
+  });
 });

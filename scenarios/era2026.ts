@@ -99,5 +99,27 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
       era2026: { ttlMsMin, ttlMsMax },
     }),
   };
-  return [era2026Swarm, eraBoth, era2026BrokenStream, era2026Tags, era2026Partitions, era2026Listing];
+  // Interop pairs (--transport sdk only; cli/protocol.ts refuses them on the pure transport): the 2025-11-25
+  // swarm with the ends on different SDKs. Both speak 2025-11-25 (a v1 end knows no listen), so they are
+  // 2025-11-25 scenarios; the v2 end is the one a user upgrades first.
+  const interop = (name: string, client: 'v1' | 'v2', server: 'v1' | 'v2', who: string): Scenario => ({
+    ...swarm,
+    name,
+    description: `interop (--transport sdk): ${who}; both speak 2025-11-25 (swarm's faults, client crashes excluded)`,
+    sometimes: swarm.sometimes.filter((fault) => fault !== 'client-crash'),
+    targets: swarm.targets.filter((invariant) => invariant !== 'fence_lost_after_crash'),
+    catches: [],
+    plan: (chooser) => swarmPlan(chooser, swarm.sometimes.filter((fault) => fault !== 'client-crash')),
+    sdkPair: { client, server },
+  });
+  return [
+    era2026Swarm,
+    eraBoth,
+    era2026BrokenStream,
+    era2026Tags,
+    era2026Partitions,
+    era2026Listing,
+    interop('interop-v1-client-v2-server', 'v1', 'v2', 'an SDK 1.x Client (inside the fenced cache) against an SDK v2 server'),
+    interop('interop-v2-client-v1-server', 'v2', 'v1', 'an SDK v2 Client (auto negotiation, inside the fenced cache) against an SDK 1.x server'),
+  ];
 }

@@ -41,6 +41,8 @@ export const faultNames = [
   'serve-other-subject',
   'list-empty-cursor',
   'list-page-hint-mismatch',
+  'listen-out-of-filter',
+  'listen-stream-closed',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -75,7 +77,7 @@ export const faultDescriptions: Record<FaultName, string> = {
   'listen-ack-wider': '2026-07-28: the ack honors a URI the client never asked for',
   'listen-wrong-id': '2026-07-28: an updated notification tagged with another listen\'s id or an unknown one',
   'listen-missing-id': '2026-07-28: an updated notification without a subscription id',
-  'listen-notify-after-close': '2026-07-28: a tagged notification after the client cancelled the listen',
+  'listen-notify-after-close': '2026-07-28: a tagged notification after the client cancelled the listen, or after the server completed it gracefully',
   'listen-lost': '2026-07-28: the server silently forgets a listen while the connection stays up',
   'listen-graceful-completion': '2026-07-28: the server ends a listen with its result (resultType complete)',
   'listen-rejected': '2026-07-28: a listen answered with an error before any ack (Subscription limit reached)',
@@ -88,10 +90,13 @@ export const faultDescriptions: Record<FaultName, string> = {
   'serve-other-subject': "2026-07-28: the application asks for a resource's cached content for another subject (a different authorization context)",
   'list-empty-cursor': '2026-07-28: a list page whose nextCursor is the empty string (a valid cursor, not the end of the list)',
   'list-page-hint-mismatch': '2026-07-28: pages of one list carry different cacheScope and/or ttlMs (the aggregate must take the most private and the shortest)',
+  'listen-out-of-filter': "2026-07-28: an updated notification tagged with a live listen's id for a URI outside that listen's acknowledged filter",
+  'listen-stream-closed': '2026-07-28: the server closes a listen stream without its result (remote end: notifications/cancelled of the listen id); no more updates on it',
 };
 
 /** The faults that only fire on 2026-07-28 connections. */
 export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
+// ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; its decisions stay as they were). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault));
 

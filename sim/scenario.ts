@@ -29,4 +29,9 @@ export interface Scenario {
   clientConfig?: Partial<ClientConfig>;
   /** The protocol era its interleavings speak (absent: 2025-11-25; `both`: drawn per interleaving). */
   era?: '2026-07-28' | 'both';
+  /**
+   * An interop pair (`--transport sdk` only): which SDK each end runs, `v1` = @modelcontextprotocol/sdk 1.x,
+   * `v2` = @modelcontextprotocol/client / server 2.x (absent: each era's own SDK on both ends).
+   */
+  sdkPair?: { client: 'v1' | 'v2'; server: 'v1' | 'v2' };
 }

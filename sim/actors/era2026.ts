@@ -55,11 +55,11 @@ function tag(method: ListenMessage['method'], subscriptionId: number | null, hon
   return { method, subscriptionId, honored };
 }
 
-function sendListenMessage(world: WorldHost, session: ServerSession, cause: number, resource: number, listen: ListenMessage): void {
+function sendListenMessage(world: WorldHost, session: ServerSession, cause: number, resource: number, listen: ListenMessage, delayMs = 0): void {
   const uri = resource >= 0 ? world.server.uris[resource]! : '';
   const version = resource >= 0 ? world.server.version[resource]! : 0;
   const message: NotificationMessage = { kind: 'notification', uri, resource, version, survivesSessionEnd: false, listChanged: false, listen };
-  world.toClient(world.serverToClientTime(session, 0), cause, session.generation, message);
+  world.toClient(world.serverToClientTime(session, delayMs), cause, session.generation, message);
 }
 
 /** A `subscriptions/listen` for one URI reached the server. */
@@ -87,8 +87,16 @@ export function serveListen(world: WorldHost, session: ServerSession, cause: num
     removeListen(table, listen.id);
     const delayMs = world.chooser.between('network', 'graceful completion delay', 100, 5_000);
     respond({ type: 'result', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } } }, delayMs);
+    if (resource >= 0 && world.fires('listen-notify-after-close', 'notify after the graceful completion?')) {
+      sendListenMessage(world, session, cause, resource, tag('notifications/resources/updated', listen.id), delayMs + world.chooser.between('network', 'after completion by', 1, 1_000));
+    }
   } else if (world.fires('listen-lost', 'forget the listen silently?')) {
     listen.deaf = true;
+  } else if (world.fires('listen-stream-closed', 'close the listen stream without its result?')) {
+    // The stream ends without a result: the client learns it as a remote end (stdio: notifications/cancelled).
+    removeListen(table, listen.id);
+    const delayMs = world.chooser.between('network', 'stream close delay', 100, 5_000);
+    sendListenMessage(world, session, cause, Math.max(resource, -1), tag('notifications/cancelled', listen.id), delayMs);
   }
 }
 
@@ -118,7 +126,12 @@ export function listenTagsFor(world: WorldHost, session: ServerSession, resource
   if (table === undefined) return null;
   const tags: ListenMessage[] = [];
   for (const listen of table.listens) {
-    if (listen.resource !== resource || listen.deaf) continue;
+    if (listen.deaf) continue;
+    if (listen.resource !== resource) {
+      // listen-out-of-filter: this update tagged with a listen whose acknowledged filter does not hold it.
+      if (listen.resource >= 0 && world.fires('listen-out-of-filter', 'tag with a listen of another URI?')) tags.push(tag('notifications/resources/updated', listen.id));
+      continue;
+    }
     let id: number | null = listen.id;
     if (world.fires('listen-missing-id', 'leave out the subscription id?')) id = null;
     else if (world.fires('listen-wrong-id', 'tag with a wrong subscription id?')) id = wrongId(world, table, listen.id);
@@ -196,6 +209,10 @@ export function observeListenDelivery(world: WorldHost, generation: number, mess
   if (listen === undefined || listen.subscriptionId === null) return;
   if (listen.method === 'notifications/resources/updated') {
     if (message.resource >= 0) world.observe({ kind: 'listen-updated', generation, listenId: listen.subscriptionId, resource: message.resource, version: message.version });
+    return;
+  }
+  if (listen.method === 'notifications/cancelled') {
+    world.observe({ kind: 'listen-ended', listenId: listen.subscriptionId });
     return;
   }
   if (listen.method !== 'notifications/subscriptions/acknowledged') return;

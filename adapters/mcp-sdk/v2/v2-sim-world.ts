@@ -56,7 +56,7 @@ export interface SdkEraInterleavingOptions extends SdkInterleavingOptions {
 export async function runSdkEraInterleaving(seed: number, scenario: Scenario, client: ClientUnderTest<any>, options: SdkEraInterleavingOptions): Promise<InterleavingResult> {
   const chooser = options.replay ? Chooser.replaying(options.replay.decisions, options.replay.strict) : Chooser.seeded(seed, options.record);
   const plan = scenario.plan(chooser);
-  const pair = options.pair ?? pairFor(plan);
+  const pair = options.pair ?? scenario.sdkPair ?? pairFor(plan);
   const world =
     pair.client === 'v1' && pair.server === 'v1'
       ? new SdkSimWorld(seed, plan, chooser, client, scenario, options.trace)
