@@ -17,6 +17,8 @@ export type MutationGatePart = readonly [scenario: string, start: number, interl
 export const mutationGateParts: readonly MutationGatePart[] = [
   ['swarm', 0, 12],
   ['era-both', 0, 6],
+  // 2026-07-28 alone: its defaults (listen ack timeout, read re-issue) are only reached here (mutation-survivors.mts).
+  ['era2026-swarm', 0, 12],
   ['read-race', 0, 3],
   ['duplicate-storm', 0, 3],
   ['close-race', 0, 3],

@@ -2,7 +2,7 @@
 // scripts/mutation-batch.sh or `stryker run`): per file killed / survived / timeout / no coverage / checker
 // rejected (compile error) / ignored, the score, and the kill rate of the non-equivalent mutants, where the
 // equivalent ones are those listed in mutation-equivalents.md (one line each: `- core/FILE.ts:LINE:COLUMN
-// MUTATOR: why`). Prints every survivor not listed there. Usage: node scripts/mutation-summary.mjs [REPORT.json...]
+// MUTATOR `replacement`: why`). Prints every survivor not listed there. Usage: node scripts/mutation-summary.mjs [REPORT.json...]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const reports = process.argv.slice(2).length > 0
@@ -16,8 +16,8 @@ if (reports.length === 0) {
 const equivalents = new Set();
 if (existsSync('mutation-equivalents.md')) {
   for (const line of readFileSync('mutation-equivalents.md', 'utf8').split('\n')) {
-    const match = /^- `?(core\/[\w./-]+:\d+:\d+) (\w+)/.exec(line);
-    if (match) equivalents.add(`${match[1]} ${match[2]}`);
+    const match = /^- (core\/[\w./-]+:\d+:\d+) (\w+) `([^`]*)`/.exec(line);
+    if (match) equivalents.add(`${match[1]} ${match[2]} ${match[3]}`);
   }
 }
 
@@ -31,7 +31,7 @@ for (const report of reports) {
     for (const mutant of mutants) {
       const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
       const open = mutant.status === 'Survived' || mutant.status === 'NoCoverage';
-      if (open && equivalents.has(`${where} ${mutant.mutatorName}`)) row.Equivalent++;
+      if (open && equivalents.has(`${where} ${mutant.mutatorName} ${mutant.replacement ?? ''}`)) row.Equivalent++;
       else {
         row[mutant.status] = (row[mutant.status] ?? 0) + 1;
         if (open) survivors.push(`${where} ${mutant.mutatorName} ${mutant.status}: ${JSON.stringify(mutant.replacement ?? '')}`);
