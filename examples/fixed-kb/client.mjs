@@ -8,7 +8,10 @@
 // - a periodic re-read every 10 s catches anything a lost notification would have left stale;
 // - a revocation (from the authorization feed, or a read answered -32003) drops the cached text at once;
 // - an unsubscribe is sent again every 10 s until the server acknowledges it (a lost ACK and a lost
-//   request look alike), the URI is watched again or the connection changes.
+//   request look alike), the URI is watched again or the connection changes;
+// - cached text is served only while its last successful read is under 19 s old (the server's 20 s
+//   authorization lease, with a second of margin): through a long outage it serves nothing rather than
+//   content it can no longer vouch for.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -17,6 +20,7 @@ const rereadEveryMs = 10_000;
 const permissionDenied = -32003;
 const notFound = [-32002, -32602];
 const unsubscribeTimeoutMs = 10_000;
+const leaseMs = 19_000;
 
 export default {
   name: 'fixed-kb',
@@ -47,6 +51,7 @@ export default {
         const now = entry(uri);
         if (now === state && ordinal > state.kept && ordinal > state.closedAt) {
           state.kept = ordinal;
+          state.keptAtMs = Date.now();
           state.text = result.contents[0]?.text;
         }
       } catch (error) {
@@ -117,7 +122,7 @@ export default {
     return {
       watch(uri, subject) {
         const before = entry(uri);
-        watched.set(uri, { subject, issued: before?.issued ?? 0, kept: before?.issued ?? 0, closedAt: before?.issued ?? 0, text: undefined, inFlight: false, dirty: false, timer: null });
+        watched.set(uri, { subject, issued: before?.issued ?? 0, kept: before?.issued ?? 0, closedAt: before?.issued ?? 0, text: undefined, keptAtMs: 0, inFlight: false, dirty: false, timer: null });
         denied.delete(`${subject} ${uri}`);
         subscribe(uri);
       },
@@ -131,7 +136,7 @@ export default {
       get(uri, subject) {
         const state = entry(uri);
         if (state === undefined || denied.has(`${subject} ${uri}`)) return undefined;
-        return state.text;
+        return Date.now() - state.keptAtMs < leaseMs ? state.text : undefined;
       },
       learnRevocation(uri, subject, allowed) {
         if (allowed) denied.delete(`${subject} ${uri}`);
