@@ -46,7 +46,7 @@ const goldenTraceHashes: Record<string, number> = {
   'era2026-broken-stream': 0x3aee48b4,
   'era2026-partitions': 0x4859ad0f,
   'era2026-swarm': 0xc05a2cc3,
-  'era2026-tags': 0x71684b2d,
+  'era2026-tags': 0xa409b9e1,
   'forged-snapshot-id': 0x34f12c3f,
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0x2d6a2657,
