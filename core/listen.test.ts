@@ -57,6 +57,15 @@ class Run {
   }
 }
 
+/** Connected on 2026-07-28, uriA's listen acknowledged at t=10: its initial read (`lost`, never answered here) in flight. */
+function readInFlightAfterAck(): { run: Run; lost: Extract<ClientEffect, { type: 'RequestSent' }> } {
+  const run = new Run();
+  run.feed(connected2026(0, 1));
+  run.feed(subscribeCommanded(0, uriA));
+  run.feed(ack(10, 1, run.sent('subscriptions/listen')[0]!.requestId, [uriA]));
+  return { run, lost: run.sent('resources/read')[0]! };
+}
+
 /** Connected on 2026-07-28, subscribed to uriA, the listen acknowledged and the initial read answered at t=100. */
 function watchedA(ttlMs: unknown): { run: Run; listenId: number } {
   const run = new Run();
@@ -172,11 +181,7 @@ describe('2026-07-28 listen', () => {
   });
 
   it('re-issues a lost read with a new id; the late answer to the abandoned id never passes the fence', () => {
-    const run = new Run();
-    run.feed(connected2026(0, 1));
-    run.feed(subscribeCommanded(0, uriA));
-    run.feed(ack(10, 1, run.sent('subscriptions/listen')[0]!.requestId, [uriA]));
-    const lost = run.sent('resources/read')[0]!;
+    const { run, lost } = readInFlightAfterAck();
     const deadline = effectsOf(run.last, 'TimerArmed').find((t) => t.timer.kind === 'hedge')!;
     run.feed(timerFired(deadline.deadlineMs, deadline.timer, deadline.deadlineMs));
     expect(effectsOf(run.last, 'AuditWritten').map((a) => [a.kind, a.requestId])).toEqual([['READ_ABANDONED', lost.requestId]]);
@@ -189,11 +194,7 @@ describe('2026-07-28 listen', () => {
   });
 
   it('forgets an abandoned read 3 x readReissueMs after it was sent, so it does not stay in flight until the connection ends', () => {
-    const run = new Run();
-    run.feed(connected2026(0, 1));
-    run.feed(subscribeCommanded(0, uriA));
-    run.feed(ack(10, 1, run.sent('subscriptions/listen')[0]!.requestId, [uriA]));
-    const lost = run.sent('resources/read')[0]!;
+    const { run, lost } = readInFlightAfterAck();
     const inFlight = (): number[] => (run.state.volatile.uris[uriA]?.requests ?? []).map((request) => request.requestId);
     let deadline = effectsOf(run.last, 'TimerArmed').find((t) => t.timer.kind === 'hedge')!;
     run.feed(timerFired(deadline.deadlineMs, deadline.timer, deadline.deadlineMs));
@@ -207,6 +208,21 @@ describe('2026-07-28 listen', () => {
     run.feed(responded(deadline.deadlineMs + 1, 1, lost.requestId, content(uriA, 'late', 10_000)));
     expect(effectsOf(run.last, 'VersionAccepted')).toEqual([]);
     expect(effectsOf(run.last, 'AuditWritten').map((a) => a.kind)).toEqual(['UNKNOWN_RESPONSE']);
+  });
+
+  it('a read left in flight by a closed subscription does not re-arm the read deadline every millisecond', () => {
+    const { run, lost } = readInFlightAfterAck();
+    const deadline = effectsOf(run.last, 'TimerArmed').find((t) => t.timer.kind === 'hedge')!;
+    run.feed(unsubscribeCommanded(20, uriA));
+    expect(run.stateOf(uriA)).toBe('CLOSED');
+    run.feed(timerFired(deadline.deadlineMs, deadline.timer, deadline.deadlineMs));
+    // Nothing to re-issue for a closed subscription: no new read, and no deadline armed for the read it left.
+    expect(run.sent('resources/read')).toEqual([]);
+    expect(effectsOf(run.last, 'TimerArmed').filter((t) => t.timer.kind === 'hedge')).toEqual([]);
+    // Its late answer is still recognised (after close: a STALE_AFTER_CLOSE audit, no version).
+    run.feed(responded(deadline.deadlineMs + 50, 1, lost.requestId, content(uriA, 'late', 10_000)));
+    expect(effectsOf(run.last, 'VersionAccepted')).toEqual([]);
+    expect(effectsOf(run.last, 'AuditWritten').map((a) => a.kind)).toEqual(['STALE_AFTER_CLOSE']);
   });
 
   it("an updated of the live listen makes the entry stale at once, and a read sent before it is accepted but never served", () => {

@@ -187,16 +187,22 @@ function forgetAbandoned(d: Draft, uri: string): void {
   }
 }
 
-/** Arms the read deadline of a URI (unless armed): at its oldest current read's deadline, or when its oldest abandoned read is forgotten. */
+/**
+ * Arms the read deadline of a URI (unless armed): at its oldest current read's deadline, or when its oldest
+ * abandoned read is forgotten. A current read counts only while onReadDeadline would re-issue it (READ_PENDING
+ * or TOMBSTONE_PENDING): the reads left in flight by a closed subscription would otherwise re-arm the timer
+ * every millisecond, each firing doing nothing, until their answers came or the connection ended.
+ */
 function armReadDeadline(d: Draft, uri: string): void {
   if (d.timerDeadline('hedge', uri) !== -1) return;
   const sub = d.subscription(uri);
   const keptMs = abandonedKeptMs(d);
   const reissueMs = readReissueMs(d.config);
+  const reissuing = sub !== undefined && (sub.state === 'READ_PENDING' || sub.state === 'TOMBSTONE_PENDING');
   let deadlineMs = Number.POSITIVE_INFINITY;
   for (const request of d.uriState(uri).requests) {
     if (request.kind !== 'read') continue;
-    const dueMs = request.abandoned === true ? request.sentAtMs + keptMs : request.subscriptionGeneration === sub?.subscriptionGeneration ? request.sentAtMs + reissueMs : Number.POSITIVE_INFINITY;
+    const dueMs = request.abandoned === true ? request.sentAtMs + keptMs : reissuing && request.subscriptionGeneration === sub.subscriptionGeneration ? request.sentAtMs + reissueMs : Number.POSITIVE_INFINITY;
     if (dueMs < deadlineMs) deadlineMs = dueMs;
   }
   if (deadlineMs !== Number.POSITIVE_INFINITY) d.armTimer('hedge', uri, Math.max(deadlineMs, d.nowMs + 1));

@@ -37,7 +37,7 @@ export const ruleBugs: readonly PlantedBug[] = [
   {
     name: 'bound-from-poll-timer',
     description: 'a subscription publishes the staleness bound of the poll timer (pollIntervalMs + pollJitterMsMax + readHedgeMs = 8 s) instead of the reconciliation timer (31 s): after a lost notification the content is served until the next lease revalidation (15 s), beyond the bound it promised',
-    patches: [{ file: 'reducer.ts', find: "  d.emit({ type: 'StalenessBoundPublished', uri, boundMs: stalenessBoundMs(d, polling), mode:", replace: "  d.emit({ type: 'StalenessBoundPublished', uri, boundMs: stalenessBoundMs(d, true), mode:" }],
+    patches: [{ file: 'reducer-sessions.ts', find: "  d.emit({ type: 'StalenessBoundPublished', uri, boundMs: stalenessBoundMs(d, polling), mode:", replace: "  d.emit({ type: 'StalenessBoundPublished', uri, boundMs: stalenessBoundMs(d, true), mode:" }],
     scenarios: ['swarm'],
     invariants: ['served_beyond_bound'],
   },
