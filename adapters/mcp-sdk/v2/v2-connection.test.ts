@@ -48,8 +48,13 @@ describe('FencedResourceCache with the v2 binding', () => {
       expect(cache.get('note://a', 'bob').served).toBe(false);
       // The toggle bumps every resource every 300 ms; the tagged updates reach the core and newer versions are served.
       await (cache.client as unknown as { callTool(params: unknown): Promise<unknown> }).callTool({ name: 'toggle-subscriber-updates', arguments: {} });
-      await until(() => (cache.get('note://a', 'alice') as { text?: string }).text !== 'note://a version 1', 5_000);
-      expect((cache.get('note://a', 'alice') as { text?: string }).text).toMatch(/^note:\/\/a version \d+$/);
+      // Right after an `updated` the entry is briefly not served (its read is in flight): wait for a newer served text.
+      const newerText = (): string | undefined => {
+        const text = (cache.get('note://a', 'alice') as { text?: string }).text;
+        return text !== undefined && text !== 'note://a version 1' ? text : undefined;
+      };
+      await until(() => newerText() !== undefined, 5_000);
+      expect(newerText()).toMatch(/^note:\/\/a version \d+$/);
       const tagged = inputs.filter((input) => input.type === 'NotificationArrived' && input.method === 'notifications/resources/updated');
       expect(tagged.length).toBeGreaterThan(0);
       expect(effects.filter((effect) => effect.type === 'AuditWritten' && effect.kind === 'LISTEN_MISMATCH')).toEqual([]);
