@@ -43,7 +43,7 @@ const goldenTraceHashes: Record<string, number> = {
   'cursor-cycle': 0x6803d580,
   'duplicate-storm': 0x109aadb0,
   'era-both': 0x6cff0852,
-  'era2026-broken-stream': 0xb96fb51f,
+  'era2026-broken-stream': 0x784cbcfd,
   'era2026-listing': 0xd03993ef,
   'era2026-partitions': 0x3ec8da17,
   'era2026-swarm': 0xd71dc7f8,
