@@ -137,6 +137,7 @@ export class BlackBoxObserver {
       const text = get(this.uris[resource]!, subjectOf(resource));
       if (text !== this.served[resource]) this.changed(resource, text, subjectOf(resource));
       else if (text === undefined) this.deletionReflected(resource);
+      else this.leaseRenewed(resource, text);
     }
     for (let index = this.purgesPending.length - 1; index >= 0; index--) {
       const pending = this.purgesPending[index]!;
@@ -145,6 +146,18 @@ export class BlackBoxObserver {
       this.purgesPending.splice(index, 1);
       this.judge([{ type: 'PurgeDone', uri, subject: pending.subject, invalidatedEntries: 0 }], () => `get(${uri}) serves nothing to ${pending.subject}, who lost access`);
     }
+  }
+
+  /**
+   * Still serving `text` after a current-session read of it answered with that very content: the server confirmed
+   * it again, so its authorization lease starts anew (as a reducer client's accept of a re-read does). Without this
+   * a client that re-reads unchanged content would be judged served_outside_lease 20 s after its first read.
+   */
+  private leaseRenewed(resource: number, text: string): void {
+    const response = this.response;
+    if (response === null || response.resource !== resource || !response.exists || response.deniedSubject >= 0 || response.outcome.type === 'error') return;
+    if (!this.world.currentSession(response.requestSession) || parseContent(text)?.version !== response.version) return;
+    this.world.oracle.serving.onAccepted(resource, fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response));
   }
 
   /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
