@@ -24,7 +24,7 @@ import { learnRevocation, permissionDeniedCode } from './authorization.js';
 import { isLive, issueRead, move } from './fence.js';
 import { checkUri, interpretNotification, isNotFound, isObject } from './protocol.js';
 import type { Draft, InflightRequest } from './state.js';
-import type { ResponseOutcome } from './types.js';
+import type { ResourceSubscriptionRecord, ResponseOutcome } from './types.js';
 
 export type ListenRoute =
   | { type: 'none' }
@@ -164,11 +164,16 @@ export function abandonedKeptMs(d: Draft): number {
   return 3 * readReissueMs(d.config);
 }
 
+/** A subscription in a state whose overdue reads the read deadline re-issues (the one rule armReadDeadline and onReadDeadline share). */
+function reissuesReads(sub: ResourceSubscriptionRecord | undefined): sub is ResourceSubscriptionRecord {
+  return sub !== undefined && (sub.state === 'READ_PENDING' || sub.state === 'TOMBSTONE_PENDING');
+}
+
 /** The read deadline of a URI fired: forget long-abandoned reads; abandon reads older than `readReissueMs`, re-issue with a new id. */
 export function onReadDeadline(d: Draft, uri: string): void {
   forgetAbandoned(d, uri);
   const sub = d.subscription(uri);
-  if (sub !== undefined && (sub.state === 'READ_PENDING' || sub.state === 'TOMBSTONE_PENDING') && d.v.connected) {
+  if (reissuesReads(sub) && d.v.connected) {
     const abandoned = abandonReads(d, uri, d.nowMs - readReissueMs(d.config));
     const tracking = d.uriState(uri);
     if (abandoned > 0) d.setReads(uri, Math.max(0, tracking.inFlight - abandoned), tracking.dirty);
@@ -198,11 +203,12 @@ function armReadDeadline(d: Draft, uri: string): void {
   const sub = d.subscription(uri);
   const keptMs = abandonedKeptMs(d);
   const reissueMs = readReissueMs(d.config);
-  const reissuing = sub !== undefined && (sub.state === 'READ_PENDING' || sub.state === 'TOMBSTONE_PENDING');
+  // Current reads count only under a generation the deadline re-issues for (-1: none; generations are never negative).
+  const reissuedGeneration = reissuesReads(sub) ? sub.subscriptionGeneration : -1;
   let deadlineMs = Number.POSITIVE_INFINITY;
   for (const request of d.uriState(uri).requests) {
     if (request.kind !== 'read') continue;
-    const dueMs = request.abandoned === true ? request.sentAtMs + keptMs : reissuing && request.subscriptionGeneration === sub.subscriptionGeneration ? request.sentAtMs + reissueMs : Number.POSITIVE_INFINITY;
+    const dueMs = request.abandoned === true ? request.sentAtMs + keptMs : request.subscriptionGeneration === reissuedGeneration ? request.sentAtMs + reissueMs : Number.POSITIVE_INFINITY;
     if (dueMs < deadlineMs) deadlineMs = dueMs;
   }
   if (deadlineMs !== Number.POSITIVE_INFINITY) d.armTimer('hedge', uri, Math.max(deadlineMs, d.nowMs + 1));
