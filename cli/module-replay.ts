@@ -25,6 +25,7 @@ import { columns, grouped } from './format.js';
 import type { Io } from './io.js';
 import { moduleShrinkAttemptsMax } from './module-gate.js';
 import { shrinkLimitsDefault } from './shrinking.js';
+import { shrinkStopText } from '../sim/shrink.js';
 
 export interface ModuleRunInput {
   seed: number;
@@ -118,7 +119,7 @@ export async function moduleShrink(input: ModuleRunInput, asked: InvariantName |
   });
   io.stdout(
     [
-      `shrunk ${invariant} from ${shrunk.decisionsBefore} to ${shrunk.decisions.length} decisions with ${shrunk.attempts} replays (${shrunk.complete ? 'complete' : `stopped by the ${shrunk.stoppedBy === 'budget' ? 'wall-clock budget' : 'attempt bound'}`})`,
+      `shrunk ${invariant} from ${shrunk.decisionsBefore} to ${shrunk.decisions.length} decisions with ${shrunk.attempts} replays (${shrunk.complete ? 'complete' : `stopped by ${shrinkStopText(shrunk.stoppedBy)}`})`,
       `minimal timeline (${shrunk.timeline.hidden} lines about other resources hidden):`,
       ...shrunk.timeline.lines,
       `${invariant}: ${invariantExplanations[invariant]}`,

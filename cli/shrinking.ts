@@ -1,7 +1,7 @@
 /**
  * Shrinking one failing interleaving for the CLI (`fencesim shrink` and the gate's first failure): the
- * shrinker's attempt bound is the primary limit; the wall-clock budget (read here, never in sim/) is the
- * safety net. The minimal run is presented up to the violation, focused on the violation's resources, and
+ * budget is counted in replays (deterministic); the wall-clock limit (read here, never in sim/) is only a
+ * generous safety net, reported as not reproducible when it is hit. The minimal run is presented up to the violation, focused on the violation's resources, and
  * written as a replay file.
  */
 import { writeFileAtomic } from '../reports/atomic-file.js';
@@ -10,15 +10,18 @@ import type { Scenario } from '../scenarios/scenario.js';
 import type { Decision } from '../sim/chooser.js';
 import type { InvariantName, Violation } from '../sim/oracle.js';
 import { replaySchema, serializeReplay } from '../sim/replay-file.js';
-import { defaultShrinkAttemptsMax, replayLenient, replayStrict, shrink, type ShrinkResult } from '../sim/shrink.js';
+import { defaultShrinkAttemptsMax, replayLenient, replayStrict, shrink, shrinkStopText, type ShrinkResult } from '../sim/shrink.js';
 import { violationTimeline, type FocusedTimeline } from '../sim/timeline-focus.js';
 import { UsageError } from './args.js';
 import type { Io } from './io.js';
 
-export const shrinkBudgetMsDefault = 10_000;
+/** The wall-clock safety net: far above what the replay budget takes, so it decides only on a stalled machine. */
+export const shrinkBudgetMsDefault = 300_000;
 
 export interface ShrinkLimits {
+  /** The wall-clock safety net (a stop by it is reported as not reproducible). */
   budgetMs: number;
+  /** The replay budget: the limit that decides. */
   attemptsMax: number;
 }
 
@@ -96,7 +99,7 @@ export function shrinkSummaryLines(shrunk: ShrunkFailure): string[] {
   const result = shrunk.result;
   const ending = result.complete
     ? 'complete: removing any one decision, or zeroing any one, makes the violation disappear'
-    : `INCOMPLETE: stopped by the ${result.stoppedBy === 'budget' ? 'wall-clock budget' : result.stoppedBy === 'attempts' ? 'attempt bound' : 'round bound'}, so it may not be minimal`;
+    : `INCOMPLETE: stopped by ${shrinkStopText(result.stoppedBy)}, so it may not be minimal`;
   return [
     `shrunk ${shrunk.invariant} in ${Math.round(shrunk.wallMs)} ms with ${result.attempts} replays (${ending})`,
     `  decisions up to the violation: ${result.decisionsBefore} → ${result.decisions.length} (${result.canonical.length} before the trailing zeros)`,

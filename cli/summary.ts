@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { hex, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
 import type { Report, ReportFailure } from '../reports/json.js';
 import { indexerSummaryLines } from '../reports/indexer-render.js';
+import { shrinkStopText } from '../sim/shrink.js';
 import { columns, grouped } from './format.js';
 
 /** Failures shown in full on the terminal; report.json holds up to --max-failures. */
@@ -88,7 +89,7 @@ function shrunkSection(failure: ReportFailure, reportPath: string): string[] {
   if (shrunk === undefined) return [];
   if ('skipped' in shrunk) return [`first failure ${shrunk.skipped}`];
   const file = join(dirname(reportPath), shrunk.file);
-  const state = shrunk.complete ? 'complete (1-minimal)' : `INCOMPLETE (stopped by ${shrunk.stoppedBy})`;
+  const state = shrunk.complete ? 'complete (1-minimal)' : `INCOMPLETE (stopped by ${shrinkStopText(shrunk.stoppedBy)})`;
   return [
     `first failure shrunk: ${shrunk.decisionsBefore} → ${shrunk.decisions} decisions in ${grouped(shrunk.replays)} replays, ${state}`,
     `  replay it: npx fencesim replay --file ${file}`,

@@ -31,8 +31,9 @@ fencesim index-gate --replay S [--indexer NAME]
     --max-failures K      failing interleavings to record in the report (default 20)
     --workers K           worker threads, 1 to 8 (more is refused; default: one per core, up to 8;
                           results do not depend on it)
-    --no-shrink           do not shrink the first failure (by default it is shrunk within 10 s and
-                          written as DIR/shrunk-<seed>.json, with its timeline in report.json)
+    --no-shrink           do not shrink the first failure (by default it is shrunk within a budget
+                          counted in replays, so the same on every run and machine, and written as
+                          DIR/shrunk-<seed>.json, with its timeline in report.json)
     --self-check-ratio P  re-run P percent of the interleavings twice with tracing and compare trace
                           hashes (integer 0-100; default 1; 0 turns the determinism self-check off)
     --shard I/N           run only shard I of N (1-based) of the interleavings: with M = --interleavings,
@@ -73,8 +74,10 @@ fencesim shrink --file FILE [--client NAME] [--out FILE] [--invariant NAME] [--b
   print the minimal timeline and write the minimal replay file.
     --out FILE          the replay file to write (default ./fencesim-shrunk.json)
     --invariant NAME    the invariant to keep failing (default: the run's first violation)
-    --budget-ms MS      wall-clock budget (default 10000); the attempt bound (--attempts N, default
-                        3000 replays) is the primary limit, so results only depend on time if it is hit
+    --attempts N        the replay budget (default 3000; 400 for a module client): the limit that
+                        decides, so the result is the same on every run and machine
+    --budget-ms MS      wall-clock safety net (default 300000); a shrink it stops is reported as
+                        not reproducible
   Exit 1 with a failing minimal replay, 0 when the run violates nothing (nothing to shrink), 2 when
   the input is bad, 4 when the recorded decisions do not reproduce the violation (nondeterminism).`,
   list: `fencesim list

@@ -6,6 +6,7 @@
  */
 import { checkerRows } from './checkers.js';
 import { replayCommand, sometimesMinimumInterleavings } from '../sim/gate.js';
+import { shrinkStopText } from '../sim/shrink.js';
 import type { MetricReport, RunSpec } from '../sim/gate.js';
 import { invariantExplanations, livenessInvariants, safetyInvariants, type InvariantName } from '../sim/oracle.js';
 import type { Histogram, Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportRunSpec, ReportShrunk } from './json.js';
@@ -117,7 +118,7 @@ export function shrunkReplayCommand(shrunk: ReportShrunk, options: RenderOptions
 
 /** "511 → 452 decisions in 1,669 replays, complete (1-minimal)" */
 export function shrinkSummaryText(shrunk: ReportShrunk): string {
-  const state = shrunk.complete ? 'complete (1-minimal)' : `INCOMPLETE (stopped by ${shrunk.stoppedBy})`;
+  const state = shrunk.complete ? 'complete (1-minimal)' : `INCOMPLETE (stopped by ${shrinkStopText(shrunk.stoppedBy)})`;
   return `${grouped(shrunk.decisionsBefore)} → ${grouped(shrunk.decisions)} decisions in ${grouped(shrunk.replays)} replays, ${state}`;
 }
 

@@ -18,8 +18,10 @@
  * (a deleted decision the code still asks for is answered 0 by the label-aligned lenient replay, so the
  * deletion is then the zeroing, or the very same run). (Either move yields a sequence
  * that is shorter or lexicographically smaller, so had it still failed, the confirmation round would have
- * kept it.) The attempt bound is the primary limit, so the result does not depend on the wall clock unless
- * `shouldStop` (the CLI's wall-clock budget) cuts it short; `stoppedBy` says which.
+ * kept it.) The budget is counted in replays (the attempt bound), so the result, its counters included, is
+ * a function of the seed, the scenario and the client's code; only `shouldStop` (the CLI's generous
+ * wall-clock safety net) could cut it short, and then `stoppedBy` is 'wall-clock' and the result is marked
+ * as depending on machine load (`shrinkStopText`).
  */
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from './scenario.js';
@@ -30,11 +32,23 @@ import { runInterleaving, type InterleavingOptions, type InterleavingResult } fr
 export interface ShrinkOptions {
   /** Upper bound on replays (every loop has a bound); the primary limit. */
   attemptsMax: number;
-  /** Asked between attempts; the CLI uses it for a wall-clock budget (sim/ never reads the clock). */
+  /** Asked between attempts; the CLI uses it for a wall-clock safety net (sim/ never reads the clock). */
   shouldStop?: () => boolean;
 }
 
-export type ShrinkStop = 'complete' | 'attempts' | 'budget' | 'rounds';
+/** Why a shrink ended: only 'wall-clock' depends on anything but the seed, the scenario and the code. */
+export type ShrinkStop = 'complete' | 'attempts' | 'wall-clock' | 'rounds';
+
+/**
+ * How a shrink's end is printed and rendered in reports (a wall-clock stop is named as nondeterministic;
+ * 'budget' is how reports before the replay budget named it).
+ */
+export function shrinkStopText(stop: string): string {
+  if (stop === 'wall-clock' || stop === 'budget') return 'the wall-clock safety net: NOT reproducible, it depends on machine load';
+  if (stop === 'attempts') return 'the replay budget';
+  if (stop === 'rounds') return 'the round bound';
+  return stop;
+}
 
 export interface ShrinkResult {
   /** False when the starting decisions do not violate the invariant (nothing was shrunk). */
@@ -55,9 +69,8 @@ export interface ShrinkResult {
 }
 
 /**
- * The attempt bound the CLI and the gate use. Shrinks of the shipped naive clients and the planted bugs in
- * the test suite take 80-700 replays; at up to ~10 ms a replay this stays inside the 10 s wall-clock budget,
- * so the budget (the only wall-clock-dependent limit) is a safety net rather than the limit that decides.
+ * The replay budget the CLI and the gate use: the limit that decides. Shrinks of the shipped naive clients
+ * and the planted bugs in the test suite take 80-700 replays (up to ~10 ms each), far inside it.
  */
 export const defaultShrinkAttemptsMax = 3_000;
 
@@ -103,7 +116,7 @@ class Shrinker {
   /** Asks `shouldStop` once per replay about to run (so a clock is read once per attempt, not per loop turn). */
   private mayReplay(): boolean {
     if (this.exhausted()) return false;
-    if (this.options.shouldStop?.() === true) this.stoppedBy = 'budget';
+    if (this.options.shouldStop?.() === true) this.stoppedBy = 'wall-clock';
     return this.stoppedBy === null;
   }
 

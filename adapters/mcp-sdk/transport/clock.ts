@@ -157,13 +157,17 @@ export class VirtualClock implements Clock {
     return this.live.size;
   }
 
-  /** Runs every event due at or before `targetMs`, then sets the time to `targetMs`. */
-  async advanceTo(targetMs: number): Promise<void> {
+  /**
+   * Runs every event due at or before `targetMs`, then sets the time to `targetMs`. With `stop`, asked
+   * after each instant: once it returns true, the remaining events stay pending and the time stays put.
+   */
+  async advanceTo(targetMs: number, stop?: () => boolean): Promise<void> {
     await drainMicrotasks();
     let events = 0;
     while (this.nextDeadlineMs() <= targetMs) {
       events += await this.fireNext();
       this.guard(events, `advanceTo(${targetMs})`);
+      if (stop?.() === true) return;
     }
     if (targetMs > this.now) this.now = targetMs;
   }
