@@ -82,7 +82,7 @@ export interface FencedResourceCacheOptions {
    */
   connection?: SdkConnectionFactory;
   clock?: Clock;
-  /** uint32 jitter per core input (default: crypto random). Inject a seeded source for simulation. */
+  /** uint32 jitter per core input that may arm a timer, never per `get` (default: crypto random). Inject a seeded source for simulation. */
   jitter?: () => number;
   config?: Partial<ClientConfig>;
   /** SDK request timeout (default 60 000 ms; clamped to 2^31-1). */

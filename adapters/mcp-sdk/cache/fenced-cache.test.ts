@@ -237,6 +237,33 @@ describe('FencedResourceCache over the virtual link and the SDK Server', () => {
     await clock.runUntil(restarted.close());
   });
 
+  it('get has no side effect on the jitter source: serving schedules no read, so it draws no jitter', async () => {
+    const clock = new VirtualClock();
+    const store = new ResourceStore();
+    const server = new SimServer(store);
+    store.set(A, 'a v1');
+    let draws = 0;
+    const cache = new FencedResourceCache({
+      clock,
+      jitter: () => ++draws,
+      requestTimeoutMs: 2_147_483_647,
+      connect: async () => {
+        const [clientSide, serverSide] = createVirtualLink({ scheduler: clock, faults: { seed: 5 } });
+        await server.connect(serverSide);
+        return clientSide;
+      },
+    });
+    await clock.runUntil(cache.start());
+    cache.subscribe(A);
+    await clock.advanceBy(100);
+    const before = draws;
+    expect(before).toBeGreaterThan(0);
+    for (let index = 0; index < 5; index++) expect(cache.get(A)).toMatchObject({ served: true, text: 'a v1' });
+    expect(cache.get(B)).toMatchObject({ served: false });
+    expect(draws).toBe(before);
+    await clock.runUntil(cache.close());
+  });
+
   it('every effect and the ledger are plain JSON', async () => {
     const world = createSdkWorld({ seed: 17 });
     world.store.set(A, 'a v1');

@@ -270,8 +270,9 @@ export class FencedResourceCache {
   get(uri: string, subject = 'default', options: { textOnly?: boolean } = {}): GetResult {
     const failure = this.diagnosticsData.failure;
     if (failure !== null) return { served: false, reason: `cache stopped after a core error: ${failure}` };
-    // Serving changes no state and arms nothing, so it may run even inside another step's listeners.
-    const effects = this.stepAndExecute(this.complete({ type: 'ServeCommanded', uri, subject }));
+    // Serving changes no state and arms nothing, so it may run even inside another step's listeners. It
+    // schedules no read, so it draws no jitter: a get has no side effect on the jitter source.
+    const effects = this.stepAndExecute({ type: 'ServeCommanded', uri, subject, nowMs: this.clock.nowMs(), jitter: 0 });
     for (const effect of effects) {
       if (effect.type === 'ContentRefused') return { served: false, reason: this.withContentLimit(effect.uri, effect.reason) };
       if (effect.type === 'ProtocolRejected') return { served: false, reason: effect.rejection.detail };
