@@ -264,6 +264,33 @@ describe('FencedResourceCache over the virtual link and the SDK Server', () => {
     await clock.runUntil(cache.close());
   });
 
+  it('peek answers what get serves and records nothing: no listener sees it, the metrics count no serve', async () => {
+    const world = createSdkWorld({ seed: 21 });
+    world.store.set(A, 'a v1');
+    await started(world);
+    world.cache.subscribe(A);
+    await world.clock.advanceBy(100);
+    const inputs = world.inputs.length;
+    const effects = world.effects.length;
+    const health = JSON.stringify(world.cache.health());
+    for (const [uri, subject] of [[A, 'default'], [A, 'default'], [B, 'default']] as const) {
+      expect(world.cache.peek(uri, subject)).toEqual(world.cache.get(uri, subject));
+    }
+    expect(world.cache.peek(A)).toMatchObject({ served: true, text: 'a v1' });
+    expect(world.cache.peek(B)).toMatchObject({ served: false });
+    const afterGets = { inputs: world.inputs.length, effects: world.effects.length };
+    expect(afterGets.inputs).toBe(inputs + 3); // the three gets were seen ...
+    for (let index = 0; index < 5; index++) world.cache.peek(A);
+    expect(world.inputs.length).toBe(afterGets.inputs); // ... the peeks were not
+    expect(world.effects.length).toBe(afterGets.effects);
+    expect(afterGets.effects).toBeGreaterThan(effects);
+    expect(JSON.stringify(world.cache.health())).not.toBe(health); // gets are counted as serves
+    const counted = JSON.stringify(world.cache.health());
+    world.cache.peek(A);
+    expect(JSON.stringify(world.cache.health())).toBe(counted); // a peek is not
+    await world.clock.runUntil(world.cache.close());
+  });
+
   it('every effect and the ledger are plain JSON', async () => {
     const world = createSdkWorld({ seed: 17 });
     world.store.set(A, 'a v1');

@@ -268,11 +268,25 @@ export class FencedResourceCache {
    * The result says whether the body is text or a base64 blob, with its MIME type; `textOnly` refuses blobs.
    */
   get(uri: string, subject = 'default', options: { textOnly?: boolean } = {}): GetResult {
+    return this.serve(uri, subject, options, true);
+  }
+
+  /**
+   * What `get` would return now, with no side effect at all: the serve is not recorded (no input, step or
+   * effect listener, no metrics). For looking at the cache without serving anyone (the module harness
+   * watches what it serves after every event).
+   */
+  peek(uri: string, subject = 'default', options: { textOnly?: boolean } = {}): GetResult {
+    return this.serve(uri, subject, options, false);
+  }
+
+  private serve(uri: string, subject: string, options: { textOnly?: boolean }, recorded: boolean): GetResult {
     const failure = this.diagnosticsData.failure;
     if (failure !== null) return { served: false, reason: `cache stopped after a core error: ${failure}` };
     // Serving changes no state and arms nothing, so it may run even inside another step's listeners. It
     // schedules no read, so it draws no jitter: a get has no side effect on the jitter source.
-    const effects = this.stepAndExecute({ type: 'ServeCommanded', uri, subject, nowMs: this.clock.nowMs(), jitter: 0 });
+    const input = { type: 'ServeCommanded' as const, uri, subject, nowMs: this.clock.nowMs(), jitter: 0 };
+    const effects = recorded ? this.stepAndExecute(input) : this.stepQuietly(input);
     for (const effect of effects) {
       if (effect.type === 'ContentRefused') return { served: false, reason: this.withContentLimit(effect.uri, effect.reason) };
       if (effect.type === 'ProtocolRejected') return { served: false, reason: effect.rejection.detail };
@@ -466,6 +480,15 @@ export class FencedResourceCache {
       for (let input = this.queue.shift(); input !== undefined; input = this.queue.shift()) this.stepAndExecute(input);
     } finally {
       this.dispatching = false;
+    }
+  }
+
+  /** A step that changes no state (a serve), seen by no listener; a core error refuses instead of stopping the cache. */
+  private stepQuietly(input: Extract<ClientInput, { type: 'ServeCommanded' }>): ClientEffect[] {
+    try {
+      return this.logic.step(this.state, input).effects;
+    } catch (error) {
+      return [{ type: 'ContentRefused', uri: input.uri, subject: input.subject, reason: `core error: ${describeError(error)}` }];
     }
   }
 

@@ -52,8 +52,9 @@ export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
       return {
         watch: (uri, subject) => cache.subscribe(uri, subject),
         unwatch: (uri) => cache.unsubscribe(uri),
+        // The contract's get is free of side effects: peek serves without recording a serve in the cache's metrics.
         get: (uri, subject) => {
-          const result = cache.get(uri, subject);
+          const result = cache.peek(uri, subject);
           return result.served ? result.text : undefined;
         },
         learnRevocation: (uri, subject, allowed) => (allowed ? cache.grant(subject, uri) : cache.revoke(subject, uri)),
