@@ -54,7 +54,7 @@ export interface ReportShrunk {
   decisionsBefore: number;
   /** Replays the shrinker ran. */
   replays: number;
-  /** True when the result is 1-minimal; false when the attempt bound or the wall-clock budget stopped it. */
+  /** True when the result is 1-minimal; false when the replay budget or the wall-clock safety net (stoppedBy "wall-clock": not reproducible) stopped it. */
   complete: boolean;
   stoppedBy: string;
   /** The minimal timeline up to the violation, focused on the violation's resources. */

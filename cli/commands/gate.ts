@@ -177,7 +177,7 @@ function selfCheckSampleOf(setup: GateSetup): number[] {
 
 /**
  * Shrinks the first recorded failure and writes DIR/shrunk-<seed>.json; null when nothing failed. The
- * attempt bound decides, so the result is the same on every run unless the 10 s budget cuts it short.
+ * replay budget decides, so the result is the same on every run (the wall-clock safety net aside).
  */
 async function shrinkFirstFailure(setup: GateSetup, accumulator: GateAccumulator, determinism: ReportDeterminism, io: Io): Promise<ReportShrunk | ReportShrinkSkipped | null> {
   const failure = accumulator.failures[0];
@@ -268,7 +268,7 @@ function runSpecBlock(setup: GateSetup): string[] {
     ...(setup.shard === null ? [] : [['shard', `${setup.shard.index}/${setup.shard.count}: interleavings ${setup.shard.start}..${setup.shard.end - 1} (${setup.shard.end - setup.shard.start} of ${spec.interleavings})`]]),
     ['out', setup.outDir],
     ['workers', `${setup.workers} (results do not depend on it)`],
-    ['shrink', setup.shrink ? 'the first failure, within 10 s' : 'off (--no-shrink)'],
+    ['shrink', setup.shrink ? 'the first failure, within a budget counted in replays' : 'off (--no-shrink)'],
     ['self-check', setup.selfCheckRatioPercent === 0 ? 'off' : `${setup.selfCheckRatioPercent} % of the interleavings, run twice`],
   ];
   return ['fencesim gate: run spec', ...columns(rows), `reproduce this run: ${reproduceGateCommand(spec, setup.shard)}`];
