@@ -390,6 +390,19 @@ describe('VirtualClock and link inputs', () => {
     await expect(clock.runUntil(new Promise(() => undefined), 50)).rejects.toThrow(/still pending at 50 ms/);
   });
 
+  it('advanceTo with a stop predicate ends after the instant it first holds, leaving later events pending', async () => {
+    const clock = new VirtualClock();
+    const fired: number[] = [];
+    for (const timeMs of [5, 10, 10, 20, 30]) clock.setTimer(timeMs, () => fired.push(timeMs));
+    await clock.advanceTo(100, () => fired.includes(10));
+    expect(fired).toEqual([5, 10, 10]); // the whole instant 10 ran
+    expect(clock.nowMs()).toBe(10);
+    expect(clock.pending).toBe(2);
+    await clock.advanceTo(100);
+    expect(fired).toEqual([5, 10, 10, 20, 30]);
+    expect(clock.nowMs()).toBe(100);
+  });
+
   it('rejects a malformed fault spec with an error that names the field', () => {
     expect(() => resolveLinkFaults({ drop: { numerator: 3, denominator: 2 } })).toThrow(/drop must be null or/);
     expect(() => resolveLinkFaults({ latencyMs: -1 })).toThrow(/latencyMs must be an integer >= 0/);

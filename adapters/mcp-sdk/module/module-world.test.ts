@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { findScenario, swarm } from '../../../scenarios/catalog.js';
 import { applicabilityOf } from '../../../sim/applicability.js';
 import { faultIndex } from '../../../sim/faults.js';
+import { invariantIndex } from '../../../sim/oracle.js';
 import type { ModuleClient } from './contract.js';
 import { moduleApplicability, moduleSelfCheck } from './module-gate.js';
 import { runModuleInterleaving } from './module-world.js';
@@ -29,6 +30,23 @@ describe('determinism of module clients', () => {
     expect(second.timeline).toEqual(first.timeline);
     expect(first.timeline!.length).toBeGreaterThan(20);
   }, 60_000);
+
+  it('stopAtInvariant (used by the shrinker replays) ends the run at the violation: same decisions up to it, fewer events', async () => {
+    const client = await example('naive-kb');
+    const scenario = findScenario('read-race')!;
+    let full: Awaited<ReturnType<typeof runModuleInterleaving>> | null = null;
+    let seed = 0;
+    while (full === null && seed < 40) {
+      const run = await runModuleInterleaving(++seed, scenario, client, { trace: false, record: true });
+      if (run.oracle.violations.some((violation) => violation.invariant === 'version_regression')) full = run;
+    }
+    expect(full, 'naive-kb fails read-race with version_regression within 40 seeds').not.toBeNull();
+    const stopped = await runModuleInterleaving(seed, scenario, client, { trace: false, record: true, stopAtInvariant: 'version_regression' });
+    expect(stopped.oracle.counts[invariantIndex.version_regression]).toBeGreaterThan(0);
+    expect(stopped.events).toBeLessThan(full!.events);
+    expect(stopped.decisions!.length).toBeLessThanOrEqual(full!.decisions!.length);
+    expect(stopped.decisions).toEqual(full!.decisions!.slice(0, stopped.decisions!.length));
+  }, 120_000);
 
   it('a client reading the real wall clock is caught by the self-check, which names the divergent line', async () => {
     const check = await moduleSelfCheck(5, findScenario('read-race')!, await fixture('wall-clock'), [0, 1, 2], 1);
