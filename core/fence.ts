@@ -11,6 +11,7 @@
 import { contentDigest } from './digest.js';
 import { transition } from './transitions.js';
 import { isRevoked, renewLease, writeDeletion, writeLineage } from './authorization.js';
+import { learnFromNotificationRead } from './duplicates.js';
 import type { Draft, InflightRequest } from './state.js';
 import type { ReadContent } from './protocol.js';
 import type { ReadReason, ResourceSubscriptionRecord, StaleReason, SubscriptionState, TransitionEvent } from './types.js';
@@ -131,6 +132,7 @@ export function acceptResourceVersion(d: Draft, requestId: number, request: Infl
   }
   const digest = contentDigest(content.text, content.encoding);
   const sub = d.mutableSubscription(request.uri);
+  if (request.reason === 'notification') learnFromNotificationRead(d, sub.lastAcceptedDigest === digest);
   const watermarkBefore = sub.lastAcceptedOrdinal;
   sub.lastAcceptedOrdinal = request.readOrdinal;
   sub.lastAcceptedDigest = digest;

@@ -4,6 +4,7 @@ import { interpretNotification, isObject } from './protocol.js';
 import { isEra2026 } from './era.js';
 import { cancelListen, endListenWatch, routeListenNotification } from './listen.js';
 import { invalidateOnUpdated } from './ttl.js';
+import { serverDuplicates } from './duplicates.js';
 import { onListChanged } from './scan.js';
 import { Draft } from './state.js';
 import { subscriptionStarted } from './reducer-sessions.js';
@@ -109,7 +110,8 @@ function leadingRead(d: Draft, uri: string): void {
 
 function coalescedIntoLeadingRead(d: Draft, uri: string): boolean {
   // 2026-07-28: never, because a read sent before the notification cannot prove the content is fresh.
-  return !isEra2026(d) && d.timerDeadline('debounce', uri) > d.nowMs;
+  // 2025-11-25: only on a server seen to duplicate pulses (duplicates.ts); elsewhere every pulse is news.
+  return !isEra2026(d) && serverDuplicates(d) && d.timerDeadline('debounce', uri) > d.nowMs;
 }
 
 function openDebounce(d: Draft, uri: string, inFlight: number): void {

@@ -80,6 +80,9 @@ export interface Volatile {
   uris: Record<string, UriVolatile>;
   /** The opaque cursor of the running discovery pass: volatile only, never persisted. */
   scanCursor: string | null;
+  /** Notification-triggered reads accepted, and those that brought the digest already accepted (duplicates.ts). */
+  notificationReads: number;
+  unchangedReads: number;
 }
 
 export interface CoreState {
@@ -105,7 +108,7 @@ export function emptyLedger(): Ledger {
 }
 
 export function emptyVolatile(): Volatile {
-  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null };
+  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null, notificationReads: 0, unchangedReads: 0 };
 }
 
 export function initialState(config: ClientConfig): CoreState {

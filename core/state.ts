@@ -210,7 +210,7 @@ export class Draft {
   mutableVolatile(): Volatile {
     if (!this.volatileOwned) {
       const v = this.volatile;
-      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, scanCursor: v.scanCursor };
+      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, scanCursor: v.scanCursor, notificationReads: v.notificationReads, unchangedReads: v.unchangedReads };
       this.volatileOwned = true;
     }
     return this.volatile;

@@ -175,7 +175,7 @@ export const swarm: Scenario = {
   name: 'swarm',
   description: 'a random subset of every fault, with random intensities, capabilities and workload shape',
   targets: allInvariants,
-  catches: ['naive-overwrite', 'naive-no-resubscribe', 'naive-no-close-fence', 'naive-single-scan', 'naive-cache-after-revoke', 'naive-trust-404'],
+  catches: ['naive-overwrite', 'naive-no-resubscribe', 'naive-no-close-fence', 'naive-single-scan', 'naive-cache-after-revoke', 'naive-trust-404', 'naive-never-serve'],
   sometimes: era2025Faults,
   claims: ['read_amplification', 'convergence_60s', 'revocation_p99_ms'],
   plan: (chooser) => swarmPlan(chooser, era2025Faults),

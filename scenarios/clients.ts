@@ -3,6 +3,7 @@ import { referenceClient } from '../core/reducer.js';
 import type { ClientUnderTest } from '../core/types.js';
 import {
   naiveCacheAfterRevoke,
+  naiveNeverServe,
   naiveNoCloseFence,
   naiveNoResubscribe,
   naiveOverwrite,
@@ -19,6 +20,7 @@ export const clients: readonly ClientUnderTest<any>[] = [
   naiveSingleScan,
   naiveCacheAfterRevoke,
   naiveTrust404,
+  naiveNeverServe,
   // MCP 2026-07-28 (scenarios/era2026-naive.ts)
   ...era2026NaiveClients,
 ];

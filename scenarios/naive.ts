@@ -10,6 +10,8 @@ import { canonicalizeUri } from '../core/uri.js';
 import { contentDigest } from '../core/digest.js';
 import { checkRequestId, interpretNotification, interpretRead, isObject } from '../core/protocol.js';
 import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, StepResult } from '../core/types.js';
+import { referenceClient } from '../core/reducer.js';
+import type { CoreState } from '../core/state.js';
 
 export interface NaiveFlags {
   /** Cache keys are `decodeURIComponent(uri)`: `a%2Fb` and `a/b` collide. */
@@ -380,3 +382,14 @@ export const naiveTrust404 = naiveClient(
   'tombstones on any not-found, even one older than an accepted version, and confirms the deletion without list reconciliation',
   { ...carefulOtherwise, trustNotFound: true },
 );
+
+/**
+ * The reference in every respect but one: asked to serve, it answers nothing (no content, no refusal). Safe
+ * and useless; only the availability checker (sim/checkers/availability.ts, `refused_fresh`) catches it.
+ */
+export const naiveNeverServe: ClientUnderTest<CoreState> = {
+  ...referenceClient,
+  name: 'naive-never-serve',
+  description: 'the reference, except that a serve command returns nothing: it never serves cached content, however fresh',
+  step: (state, input) => (input.type === 'ServeCommanded' ? { state, effects: [] } : referenceClient.step(state, input)),
+};

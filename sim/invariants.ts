@@ -26,6 +26,8 @@ export const safetyInvariants = [
   'task_catalog_expired',
   'server_subscription_kept',
   'served_beyond_bound',
+  // availability (sim/checkers/availability.ts)
+  'refused_fresh',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -61,6 +63,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   task_catalog_expired: "a completeness task was accepted on a catalog older (from when its listing was really taken) than the catalog's published staleness bound, or past its review time",
   server_subscription_kept: 'the server kept a subscription the application had given up, and the client sent no unsubscribe for longer than its ACK timeout plus one reconciliation period',
   served_beyond_bound: 'the client served content older (since the truth moved past it) than the staleness bound it published for the resource, or content it never accepted',
+  refused_fresh: 'the client refused (or answered with nothing) a serve of content that was, by ground truth, current, authorized for that subject and well within its lease and staleness bound, read on the current session with no update, not-found, crash or session change since',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
 };
@@ -89,6 +92,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'task-age': ['task_catalog_expired'],
   'server-subscriptions': ['server_subscription_kept'],
   'staleness-bound': ['served_beyond_bound'],
+  availability: ['refused_fresh'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

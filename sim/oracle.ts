@@ -19,6 +19,7 @@ import { CatalogAbChecker } from './checkers/catalog-ab.js';
 import { CatalogTruthChecker } from './checkers/catalog-truth.js';
 import { ServerSubscriptionChecker } from './checkers/server-subscriptions.js';
 import { StalenessBoundChecker } from './checkers/staleness-bound.js';
+import { AvailabilityChecker } from './checkers/availability.js';
 import { TaskAgeChecker } from './checkers/task-age.js';
 import { CloseChecker } from './checkers/close.js';
 import { ContentRegistry } from './checkers/content.js';
@@ -74,6 +75,7 @@ export class Oracle {
   readonly taskAge: TaskAgeChecker;
   readonly serverSubscriptions: ServerSubscriptionChecker;
   readonly stalenessBound: StalenessBoundChecker;
+  readonly availability: AvailabilityChecker;
 
   private readonly uris: readonly string[];
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
@@ -118,6 +120,7 @@ export class Oracle {
     this.taskAge = new TaskAgeChecker(this);
     this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
     this.stalenessBound = new StalenessBoundChecker(this);
+    this.availability = new AvailabilityChecker(this, uris, (generation) => this.era2026Watch.isEra(generation));
   }
 
   get notificationReads(): number {
@@ -180,9 +183,11 @@ export class Oracle {
         break;
       case 'notified':
         this.onNotificationDelivered(event.resource, event.version, event.current);
+        if (event.current) this.availability.onNotified(event.resource);
         break;
       case 'revoked':
         this.onRevoked(event.resource, event.subject, event.timeMs);
+        this.availability.onRevoked(event.resource, event.subject);
         break;
       case 'learned':
         this.revocation.onLearned(event.resource, event.subject, event.timeMs);
@@ -219,6 +224,9 @@ export class Oracle {
       case 'cache-hint':
         this.era2026Serving.entries.onHint(event.requestSentAtMs, event.ttlMs, event.scope, event.subject);
         break;
+      case 'serve':
+        this.availability.onServe(event, this.convergence.boundOf(event.resource));
+        break;
       case 'healed':
         this.convergence.onHealed(event.timeMs);
         break;
@@ -232,12 +240,14 @@ export class Oracle {
     this.close.onSubscribed(resource);
     this.convergence.onSubscribed(resource, timeMs);
     this.serverSubscriptions.onWanted(resource, timeMs);
+    this.availability.onSubscribed(resource, timeMs);
   }
 
   onUnsubscribeCommand(resource: number, timeMs: number): void {
     this.close.onUnsubscribed(resource, this.stamp(timeMs));
     this.convergence.onUnsubscribed(resource);
     this.serverSubscriptions.onGivenUp(resource, timeMs);
+    this.availability.onUnsubscribed(resource);
   }
 
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
@@ -246,6 +256,7 @@ export class Oracle {
     this.catalogTruth.onExistence(resource, exists, timeMs);
     this.convergence.onChanged(resource, version, timeMs);
     this.era2026Serving.ttl.onChanged(resource, version, timeMs);
+    this.availability.onChanged(resource, version, exists);
   }
 
   onNotificationDelivered(resource: number, version: number, current: boolean): void {
@@ -261,6 +272,7 @@ export class Oracle {
   /** The client crashed and restarted at `timeMs`. */
   onCrash(timeMs: number): void {
     this.crash.onCrash(this.stamp(timeMs));
+    this.availability.onCrash(timeMs);
   }
 
   violate(invariant: InvariantName, timeMs: number, uri: string, detail: string): void {
@@ -277,13 +289,17 @@ export class Oracle {
     const checks = this.checks;
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
-    if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) this.serving.onAnswer(truth);
+    if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) {
+      this.serving.onAnswer(truth);
+      this.availability.onAnswer(truth);
+    }
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
       const checked = checksOf(effect);
       for (let at = 0; at < checked.length; at++) checks[checked[at]!]! += 1;
       this.judgeEffect(effect, truth);
     }
+    this.availability.afterStep(effects, truth);
   }
 
   private judgeEffect(effect: ClientEffect, truth: StepTruth): void {
@@ -303,15 +319,17 @@ export class Oracle {
         break;
       case 'VersionAccepted':
         this.versions.judgeAccept(effect.uri, effect.text, effect.digest, truth);
-        this.judgeEra2026Accept(effect.uri, effect.text, effect.digest, truth);
+        this.judgeAcceptTruth(effect.uri, effect.text, effect.digest, truth);
         this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
         break;
       case 'TombstonePending':
         this.versions.judgeTombstone(effect.uri, truth);
+        this.onTombstoned(effect.uri);
         this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
         break;
       case 'TombstoneConfirmed':
         this.catalog.judgeDeletion(effect.uri, truth.timeMs, 'deletion confirmed');
+        this.onTombstoned(effect.uri);
         break;
       case 'OutboxEntryWritten':
         // Invalidations (revocation purges) must be written whatever the subscription's state.
@@ -366,10 +384,19 @@ export class Oracle {
     this.serving.judgeServed(resource, uri, timeMs);
   }
 
-  private judgeEra2026Accept(uri: string, text: string, digest: string, truth: StepTruth): void {
+  /** What an accept really was (the server's content of that resource at a truth version), for the checkers that need it. */
+  private judgeAcceptTruth(uri: string, text: string, digest: string, truth: StepTruth): void {
     const content = this.content.truthOf(text);
     const resource = this.resourceOf(uri);
-    if (content !== undefined && content.resource === resource) this.era2026Serving.onAccepted(resource, digest, content.version, truth);
+    if (resource < 0) return;
+    const own = content !== undefined && content.resource === resource;
+    if (own) this.era2026Serving.onAccepted(resource, digest, content.version, truth);
+    this.availability.onAccepted(resource, own ? content.version : -1, truth);
+  }
+
+  private onTombstoned(uri: string): void {
+    const resource = this.resourceOf(uri);
+    if (resource >= 0) this.availability.onTombstoned(resource);
   }
 
   private judgeOutbox(uri: string, truth: StepTruth): void {

@@ -38,30 +38,30 @@ function fingerprint(result: InterleavingResult): unknown {
  */
 const goldenSeed = 42;
 const goldenTraceHashes: Record<string, number> = {
-  'client-crash': 0x0604b209,
+  'client-crash': 0x513bb5df,
   'close-race': 0x8cbc5f13,
-  'cursor-cycle': 0x6803d580,
-  'duplicate-storm': 0x109aadb0,
+  'cursor-cycle': 0x8cbc39f2,
+  'duplicate-storm': 0x23d9cb89,
   'era-both': 0x6cff0852,
   'era2026-broken-stream': 0x784cbcfd,
   'era2026-listing': 0xd03993ef,
   'era2026-partitions': 0x3ec8da17,
   'era2026-swarm': 0xd71dc7f8,
   'era2026-tags': 0xc209c747,
-  'forged-snapshot-id': 0x34f12c3f,
+  'forged-snapshot-id': 0x3781d255,
   'interop-v1-client-v2-server': 0xf6cdaaa3, // the pure run of an interop pair (it is gated only with --transport sdk)
   'interop-v2-client-v1-server': 0xf6cdaaa3,
   'late-content-after-close': 0x1b9f09bd,
-  'lost-unsubscribe-ack': 0x2d6a2657,
-  'multi-page-lost-notifications': 0x9786b22e,
+  'lost-unsubscribe-ack': 0xb250b93d,
+  'multi-page-lost-notifications': 0xbf52ba48,
   'no-subscribe-capability': 0x78713142,
-  'old-session-notification': 0x9789199d,
-  'permission-revocation': 0xa87cab76,
-  'read-race': 0xe27cfc92,
+  'old-session-notification': 0x26108cde,
+  'permission-revocation': 0x4f0e2576,
+  'read-race': 0xc9cc100c,
   reconnect: 0x46c86fff,
   'sdk-swarm': 0xf6cdaaa3,
-  swarm: 0xc7c31bac,
-  'uri-spelling': 0xc413d5e0,
+  swarm: 0x35a024d5,
+  'uri-spelling': 0x3e03f317,
 };
 
 describe('world: determinism', () => {

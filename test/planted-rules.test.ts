@@ -26,7 +26,7 @@ beforeAll(async () => {
 describe('planted bugs of the SPEC §3.4 / §3.5 / §3.6 rules', () => {
   it('covers every new checker', () => {
     const covered = new Set(ruleBugs.flatMap((bug) => bug.invariants));
-    for (const family of ['catalog-ab', 'catalog-truth', 'task-age', 'server-subscriptions', 'staleness-bound']) {
+    for (const family of ['catalog-ab', 'catalog-truth', 'task-age', 'server-subscriptions', 'staleness-bound', 'availability']) {
       expect(checkerFamilies[family]!.some((invariant) => covered.has(invariant)), family).toBe(true);
     }
   });

@@ -41,4 +41,11 @@ export const ruleBugs: readonly PlantedBug[] = [
     scenarios: ['swarm'],
     invariants: ['served_beyond_bound'],
   },
+  {
+    name: 'refuse-unless-tombstone',
+    description: 'the pending-deletion guard of serve is inverted: every serve of a resource that is not pending deletion is refused (safe, and useless)',
+    patches: [{ file: 'authorization.ts', find: "if (sub !== undefined && sub.state === 'TOMBSTONE_PENDING') return refuse(", replace: "if (sub !== undefined && sub.state !== 'TOMBSTONE_PENDING') return refuse(" }],
+    scenarios: ['swarm'],
+    invariants: ['refused_fresh'],
+  },
 ];

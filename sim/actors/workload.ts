@@ -84,7 +84,10 @@ function scheduleTask(world: WorldHost): void {
 /** The application serves a resource's cached content to the subject it reads it as (2026-07-28: or, by fault, another). */
 export function serve(world: WorldHost, resource: number): void {
   if (world.healing) return;
-  const subject = subjects[servedSubjectOf(world, resource)];
+  const subjectIndex = servedSubjectOf(world, resource);
+  const subject = subjects[subjectIndex];
+  const session = world.session;
+  world.observe({ kind: 'serve', resource, subject: subjectIndex, own: subjectIndex === world.subjectOf[resource], connected: session !== null && session.alive, session: world.sessionGeneration, timeMs: world.nowMs });
   world.client.command({ type: 'ServeCommanded', nowMs: world.nowMs, jitter: 0, uri: world.server.uris[resource]!, subject }, causeWorkload);
   scheduleServe(world, resource);
 }

@@ -35,6 +35,8 @@ export type TruthEvent =
   /** 2026-07-28: a tagged updated reached the client (current connection); the read result about to be stepped carried this hint. */
   | { kind: 'listen-updated'; generation: number; listenId: number; resource: number; version: number }
   | { kind: 'cache-hint'; requestSentAtMs: number; ttlMs: number; scope: 'public' | 'private'; subject: string }
+  /** The application is about to ask the client to serve `resource` to `subject` (own: the subject it reads it as). */
+  | { kind: 'serve'; resource: number; subject: number; own: boolean; connected: boolean; session: number; timeMs: number }
   /** The quiet, healed phase began: no more faults, mutations or workload churn (convergence is judged). */
   | { kind: 'healed'; timeMs: number }
   /** The server made `spelling` as an equivalent spelling of the resource (actors/spelling.ts). */

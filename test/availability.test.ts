@@ -1,0 +1,47 @@
+/**
+ * Availability (sim/checkers/availability.ts, `refused_fresh`) in the default gate (era-both): a client that
+ * never serves is caught with a seed that replays and shrinks to at most 30 timeline lines, and the reference
+ * passes the same interleavings having been asked (checked) to serve fresh content many times.
+ */
+import { describe, expect, it } from 'vitest';
+import { findScenario } from '../scenarios/catalog.js';
+import { findClient } from '../scenarios/clients.js';
+import { runRange, type RunSpec } from '../sim/gate.js';
+import { invariantIndex } from '../sim/invariants.js';
+import { runInterleaving } from '../sim/world.js';
+import { plantedTimelineLinesMax } from './planted-search.js';
+import { measurementLine, shrinkBudgetMs, shrinkFailure } from './shrink-check.js';
+
+const rootSeed = 0x5eed_0a11;
+const interleavings = 100;
+const scenario = findScenario('era-both')!;
+const refusedFresh = invariantIndex.refused_fresh;
+
+function spec(client: string): RunSpec {
+  return { seed: rootSeed, interleavings, scenario: scenario.name, client, maxFailures: 1 };
+}
+
+describe('availability: refusing fresh, authorized content fails the default gate', () => {
+  it('the reference passes it, judged on many serves', () => {
+    const reference = findClient('reference')!;
+    const run = runRange(spec(reference.name), scenario, reference, 0, interleavings);
+    expect(run.violationCounts[refusedFresh]).toBe(0);
+    expect(run.checks[refusedFresh]).toBeGreaterThan(20);
+  });
+
+  it('naive-never-serve is caught with a replaying seed that shrinks to <= 30 lines', () => {
+    const naive = findClient('naive-never-serve')!;
+    const run = runRange(spec(naive.name), scenario, naive, 0, interleavings);
+    const failure = run.failures[0];
+    expect(failure, 'naive-never-serve passed the default gate').toBeDefined();
+    expect(failure!.invariant).toBe('refused_fresh');
+    expect(failure!.replay).toContain(`--seed ${failure!.seed} --scenario era-both --client naive-never-serve`);
+    const replayed = runInterleaving(failure!.seed, scenario, naive, { trace: true, record: false });
+    expect(replayed.oracle.violations[0]).toMatchObject({ invariant: failure!.invariant, timeMs: failure!.timeMs, uri: failure!.uri });
+    const measurement = shrinkFailure(naive.name, failure!.seed, scenario, naive, 'refused_fresh');
+    console.log(measurementLine(measurement));
+    expect(measurement.wallMs).toBeLessThan(shrinkBudgetMs);
+    expect(measurement.linesFocused).toBeLessThanOrEqual(plantedTimelineLinesMax);
+    expect(measurement.focused.some((line) => line.trimStart().startsWith('!! refused_fresh:'))).toBe(true);
+  });
+});
