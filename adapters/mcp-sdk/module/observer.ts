@@ -42,6 +42,8 @@ export interface ObservedWorld {
   readonly timeline: Timeline | null;
   /** Per resource: the workload wants it watched now. */
   readonly wanted: Uint8Array;
+  /** Per resource: the subject (index into `subjects`) it is watched and looked at as. */
+  readonly subjectOf: Uint8Array;
   currentSession(generation: number): boolean;
 }
 
@@ -166,13 +168,17 @@ export class BlackBoxObserver {
   /**
    * Still serving `text` after a current-session read of it answered with that very content: the server confirmed
    * it again, so its authorization lease starts anew (as a reducer client's accept of a re-read does). Without this
-   * a client that re-reads unchanged content would be judged served_outside_lease 20 s after its first read.
+   * a client that re-reads unchanged content would be judged served_outside_lease 20 s after its first read (and
+   * ttl_staleness by its first read's ttlMs and receipt).
    */
   private leaseRenewed(resource: number, text: string): void {
     const response = this.response;
     if (response === null || response.resource !== resource || !response.exists || response.deniedSubject >= 0 || response.outcome.type === 'error') return;
     if (!this.world.currentSession(response.requestSession) || parseContent(text)?.version !== response.version) return;
-    this.world.oracle.serving.onAccepted(resource, fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response));
+    const truth = fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response);
+    this.world.oracle.serving.onAccepted(resource, truth);
+    // 2026-07-28: the entry it serves is now the one this read brought (its receipt, its ttlMs and scope), as a reducer client's re-accept makes it.
+    this.world.oracle.era2026Serving.onAccepted(resource, text, response.version, truth);
   }
 
   /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
@@ -188,7 +194,9 @@ export class BlackBoxObserver {
 
   /** A serve command: `get` returned `text` for `uri` to `subject`. */
   serve(uri: string, resource: number, subject: string, text: string | undefined): void {
-    if (resource >= 0 && text !== this.served[resource]) this.changed(resource, text, subject);
+    // What `get` serves another subject (2026-07-28 serve-other-subject) says nothing about what it serves the resource's own.
+    const own = resource >= 0 && subjects[this.world.subjectOf[resource]!] === subject;
+    if (own && text !== this.served[resource]) this.changed(resource, text, subject);
     const effect: ClientEffect = text === undefined ? { type: 'ContentRefused', uri, subject, reason: 'get served nothing' } : { type: 'ContentServed', uri, subject, digest: text };
     this.judge([effect], () => `serve ${uri} to ${subject}: ${text === undefined ? 'nothing' : this.world.oracle.describeContent(text)}`);
   }
