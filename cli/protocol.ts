@@ -6,9 +6,11 @@
  * interleaving draws its era from its own seed, so a printed replay (`--seed S --scenario era-both`) and
  * a replay file (runSpec.scenario and the era decision among its decisions) reproduce the era it drew. A
  * named --scenario without --protocol runs as named, whatever its era. Module clients (`--client ./x.mjs`
- * with a module client default export) are judged on 2025-11-25 only: their world's black-box observer
- * (adapters/mcp-sdk/module/observer.ts) does not follow listens. `--transport sdk` runs each interleaving
- * on its era's SDK (2026-07-28: SDK v2 on both ends).
+ * with a module client default export) run on either era too (2026-07-28: an SDK v2 server per connection,
+ * listens followed by the black-box observer, adapters/mcp-sdk/v2/module-era2026.ts); without --protocol
+ * and --scenario they keep their 2025-11-25 default (swarm). The interop pairs pin the SDK of both ends, so
+ * a module client (which brings its own) is refused on them. `--transport sdk` runs each interleaving on
+ * its era's SDK (2026-07-28: SDK v2 on both ends).
  */
 import type { Scenario } from '../scenarios/scenario.js';
 import { findScenario } from '../scenarios/catalog.js';
@@ -25,7 +27,7 @@ export function eraOfScenario(scenario: Scenario): ProtocolChoice {
   return scenario.era ?? '2025-11-25';
 }
 
-/** Who the scenario is for: a registry or reducer client (every era), or a module client (2025-11-25 only). */
+/** Who the scenario is for: a registry or reducer client, or a module client (every era; no interop pair). */
 export type ProtocolClientKind = 'reducer' | 'module';
 
 /**
@@ -50,9 +52,8 @@ export function scenarioForProtocol(
   if (scenario.sdkPair !== undefined && transport !== 'sdk') {
     throw new UsageError(`scenario ${scenario.name} is an interop pair (an SDK ${scenario.sdkPair.client} client against an SDK ${scenario.sdkPair.server} server): it runs only with --transport sdk`, command);
   }
-  if (clientKind === 'module' && era !== '2025-11-25') {
-    const what = protocol !== undefined ? `--protocol ${protocol}` : `scenario ${scenario.name} (${era})`;
-    throw new UsageError(`${what}: a module client is judged on 2025-11-25 connections only (the module world does not follow 2026-07-28 listens yet); use --protocol 2025-11-25 or a 2025-11-25 scenario`, command);
+  if (clientKind === 'module' && scenario.sdkPair !== undefined) {
+    throw new UsageError(`scenario ${scenario.name} is an interop pair: it pins the SDK of the client end (${scenario.sdkPair.client}), and a module client brings its own; gate a module client on a 2025-11-25 or 2026-07-28 scenario`, command);
   }
   return scenario; // --transport sdk runs 2026-07-28 over SDK v2 and 2025-11-25 over SDK 1.x (adapters/mcp-sdk/v2/v2-sim-world.ts)
 }

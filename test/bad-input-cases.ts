@@ -69,6 +69,7 @@ export const badInputCases: BadInputCase[] = [
   { argv: [...gateRun, '--transport', 'tcp'], fragment: '--transport: unknown transport "tcp"; valid transports: pure, sdk' },
   { argv: [...gateRun, '--protocol', '2027-01-01'], fragment: '--protocol: unknown protocol "2027-01-01"; valid protocols: 2025-11-25, 2026-07-28, both' },
   { argv: [...gateRun, '--protocol', '2026-07-28', '--scenario', 'swarm'], fragment: '--protocol 2026-07-28: scenario swarm speaks 2025-11-25' },
+  { argv: [...gateRun, '--client', './examples/v2-builtin-cache/client.mjs', '--scenario', 'interop-v1-client-v2-server', '--transport', 'sdk'], fragment: 'is an interop pair: it pins the SDK of the client end (v1), and a module client brings its own' },
   // --- replay
   { argv: ['replay'], fragment: 'missing required option --seed (or give --file replay.json)' },
   { argv: ['replay', '--seed', '1'], fragment: 'missing required option --scenario' },

@@ -18,6 +18,8 @@ interface Listen {
   id: number;
   /** The resource its honored filter holds (-1: the ack left it out). */
   resource: number;
+  /** The other resources of a multi-URI filter (RequestMessage.filterRest), all honored. */
+  also: readonly number[];
   /** listen-lost: still open for the server's bookkeeping, but nothing is sent on it any more. */
   deaf: boolean;
 }
@@ -29,6 +31,8 @@ interface ListenTable {
 }
 
 const tables = new WeakMap<ServerSession, ListenTable>();
+const noUris: readonly string[] = [];
+const noResources: readonly number[] = [];
 /** Sessions decided to speak 2025-11-25 (no plan era, or era-downgrade after a restart). */
 const legacy = new WeakSet<ServerSession>();
 
@@ -62,7 +66,7 @@ function sendListenMessage(world: WorldHost, session: ServerSession, cause: numb
   world.toClient(world.serverToClientTime(session, delayMs), cause, session.generation, message);
 }
 
-/** A `subscriptions/listen` for one URI reached the server. */
+/** A `subscriptions/listen` reached the server (one URI, or more: `filterRest`; ack-narrower leaves out the first). */
 export function serveListen(world: WorldHost, session: ServerSession, cause: number, request: RequestMessage, respond: (outcome: ResponseOutcome, extraDelayMs: number) => void): void {
   const table = tables.get(session);
   const resource = world.server.lookup(request.uri);
@@ -75,14 +79,15 @@ export function serveListen(world: WorldHost, session: ServerSession, cause: num
     return;
   }
   const narrower = world.fires('listen-ack-narrower', 'ack narrower than requested?');
-  const listen: Listen = { id: request.requestId, resource: narrower ? -1 : resource, deaf: false };
+  const rest = request.filterRest ?? noUris;
+  const listen: Listen = { id: request.requestId, resource: narrower ? -1 : resource, also: rest.length === 0 ? noResources : rest.map((uri) => world.server.lookup(uri)).filter((other) => other >= 0), deaf: false };
   table.listens.push(listen);
   if (resource >= 0 && world.fires('listen-notify-before-ack', 'notify before the ack?')) {
     sendListenMessage(world, session, cause, resource, tag('notifications/resources/updated', listen.id));
   }
-  const honored = narrower ? [] : [request.uri];
+  const honored = narrower ? [...rest] : [request.uri, ...rest];
   if (world.fires('listen-ack-wider', 'ack wider than requested?')) honored.push(world.server.uris[(Math.max(resource, 0) + 1) % world.server.uris.length]!);
-  if (!world.fires('listen-ack-lost', 'lose the ack?')) sendListenMessage(world, session, cause, resource, { ...tag('notifications/subscriptions/acknowledged', listen.id, honored), requested: request.uri });
+  if (!world.fires('listen-ack-lost', 'lose the ack?')) sendListenMessage(world, session, cause, resource, { ...tag('notifications/subscriptions/acknowledged', listen.id, honored), requested: rest.length === 0 ? [request.uri] : [request.uri, ...rest] });
   if (world.fires('listen-graceful-completion', 'complete the listen gracefully?')) {
     removeListen(table, listen.id);
     const delayMs = world.chooser.between('network', 'graceful completion delay', 100, 5_000);
@@ -127,7 +132,7 @@ export function listenTagsFor(world: WorldHost, session: ServerSession, resource
   const tags: ListenMessage[] = [];
   for (const listen of table.listens) {
     if (listen.deaf) continue;
-    if (listen.resource !== resource) {
+    if (listen.resource !== resource && !listen.also.includes(resource)) {
       // listen-out-of-filter: this update tagged with a listen whose acknowledged filter does not hold it.
       if (listen.resource >= 0 && world.fires('listen-out-of-filter', 'tag with a listen of another URI?')) tags.push(tag('notifications/resources/updated', listen.id));
       continue;
@@ -218,7 +223,7 @@ export function observeListenDelivery(world: WorldHost, generation: number, mess
   if (listen.method !== 'notifications/subscriptions/acknowledged') return;
   for (const uri of listen.honored) {
     const resource = world.server.lookup(uri);
-    if (resource >= 0) world.observe({ kind: 'listen-acked', generation, listenId: listen.subscriptionId, resource, requested: uri === listen.requested });
+    if (resource >= 0) world.observe({ kind: 'listen-acked', generation, listenId: listen.subscriptionId, resource, requested: listen.requested?.includes(uri) === true });
   }
 }
 

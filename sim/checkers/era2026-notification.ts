@@ -22,16 +22,18 @@ export class NotificationChecker {
     this.floor = new Int32Array(uris.length);
   }
 
-  /** Listens whose ack held the resource they asked for: listen id -> resource. */
-  private readonly requested = new Map<number, number>();
+  /** Listens whose ack held resources they asked for: listen id -> those resources (one, or more for a multi-URI listen). */
+  private readonly requested = new Map<number, number[]>();
 
   onAckedAsRequested(listenId: number, resource: number): void {
-    this.requested.set(listenId, resource);
+    const resources = this.requested.get(listenId);
+    if (resources === undefined) this.requested.set(listenId, [resource]);
+    else if (!resources.includes(resource)) resources.push(resource);
   }
 
   /** A tagged `updated` of listen `listenId` reached the client on connection `generation`. */
   onUpdated(generation: number, listenId: number, resource: number, version: number): void {
-    if (this.requested.get(listenId) !== resource || !this.watch.isLiveListen(listenId, generation, resource)) return;
+    if (this.requested.get(listenId)?.includes(resource) !== true || !this.watch.isLiveListen(listenId, generation, resource)) return;
     if (version > this.floor[resource]!) this.floor[resource] = version;
   }
 

@@ -82,8 +82,8 @@ export interface ListenMessage {
   subscriptionId: number | null;
   /** Acks: the honored `resourceSubscriptions`. */
   honored: string[];
-  /** Acks (ground truth, not sent): the URI the listen asked for. */
-  requested?: string;
+  /** Acks (ground truth, not sent): the URIs the listen asked for. */
+  requested?: readonly string[];
 }
 
 export interface RequestMessage {
@@ -93,4 +93,6 @@ export interface RequestMessage {
   subject: string | undefined;
   cursor: string | undefined;
   sentAtMs: number;
+  /** subscriptions/listen: the filter's URIs after `uri` (a module client's multi-URI listen; the reference listens per URI). */
+  filterRest?: readonly string[];
 }

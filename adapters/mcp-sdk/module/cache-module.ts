@@ -7,7 +7,7 @@
 import { referenceClient } from '../../../core/reducer.js';
 import type { Ledger } from '../../../core/state.js';
 import type { ClientConfig, ClientUnderTest } from '../../../core/types.js';
-import { FencedResourceCache } from '../cache/fenced-cache.js';
+import { FencedResourceCache, type SdkConnectionFactory } from '../cache/fenced-cache.js';
 import type { ModuleClient, ModuleHandle } from './contract.js';
 
 export interface CacheModuleOptions {
@@ -16,6 +16,8 @@ export interface CacheModuleOptions {
   config?: Partial<ClientConfig>;
   /** The module's name (default: `fenced-cache` for the reference core, else `fenced-cache/<reducer name>`). */
   name?: string;
+  /** The SDK binding per connection (default: SDK 1.x; `v2Connection()` from `fencesim/mcp-sdk/v2` speaks 2026-07-28 too). */
+  connection?: SdkConnectionFactory;
 }
 
 export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
@@ -31,6 +33,7 @@ export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
         client: reducer,
         connect: env.connect,
         ...(options.config === undefined ? {} : { config: options.config }),
+        ...(options.connection === undefined ? {} : { connection: options.connection }),
         ...(ledger === undefined ? {} : { ledger }),
         // Math.random is the harness's seeded PRNG during a run (the default jitter is crypto random).
         jitter: () => Math.floor(Math.random() * 0x1_0000_0000),

@@ -6,6 +6,9 @@
  * performance.now and Math.random run on virtual time and the seeded PRNG (virtual-runtime.ts); the clock
  * drains promise jobs after every event, so the order of everything is a function of the seed.
  *
+ * On a 2026-07-28 plan the server end is the SDK v2 server instead, and listens are followed
+ * (adapters/mcp-sdk/v2/module-era2026.ts).
+ *
  * Requests carry no ground truth: a read is answered as the subject the workload reads that resource as,
  * unless the request names one in `_meta['fencesim/subject']`.
  */
@@ -27,7 +30,8 @@ import { ResponseCapture } from '../sim/response-capture.js';
 import { deriveSeed, stringHash } from '../../../sim/prng.js';
 import { VirtualClock } from '../transport/clock.js';
 import { subjectMetaKey } from '../sim/sdk-sim-driver.js';
-import { SimLink, type ServedAnswer, type SimLinkHost, type SimRequestMethod, type WireTap } from '../sim/sdk-sim-link.js';
+import { type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WireTap, type WorldLink } from '../sim/sdk-sim-link.js';
+import { ModuleEra2026, wireListenIdOf } from '../v2/module-era2026.js';
 import type { LinkDirection, MessageKind } from '../transport/virtual-transport.js';
 import type { ModuleClient } from './contract.js';
 import { ModuleDriver, type ModuleDriverWorld } from './module-driver.js';
@@ -58,7 +62,9 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
   readonly observer: BlackBoxObserver;
   ended = false;
   private readonly runtime: VirtualRuntime;
-  private readonly links: Array<SimLink | undefined> = [];
+  private readonly links: Array<WorldLink | undefined> = [];
+  /** 2026-07-28: the v2 server link, listens, replays (module-era2026.ts). */
+  private readonly era: ModuleEra2026;
   private readonly processOf: number[] = [];
   private readonly resourceIndex = new Map<string, number>();
   private readonly responses = new ResponseCapture('module world');
@@ -70,6 +76,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     uris.forEach((uri, index) => this.resourceIndex.set(uri, index));
     this.clock = new VirtualClock({ eventsPerCallMax: 50_000_000, eventHooks: { before: () => this.runtime.sync(this.nowMs), settled: () => this.settled() } });
     this.observer = new BlackBoxObserver(this, uris);
+    this.era = new ModuleEra2026(this, () => this.ended);
     this.client = new ModuleDriver(this, client);
     this.runtime = new VirtualRuntime(deriveSeed(this.jitterSeed, 7), {
       wake: (deadlineMs) => this.clock.setTimer(deadlineMs, () => this.observer.event(causeWorkload)),
@@ -121,6 +128,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
 
   toClient(timeMs: number, _cause: number, generation: number, message: ResponseMessage | NotificationMessage): void {
     if (message.kind === 'response') {
+      if (this.era.replayed(timeMs, message)) return;
       this.responses.capture(timeMs, message);
       return;
     }
@@ -147,7 +155,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
 
   async openLink(process: number): Promise<Transport> {
     const generation = this.openSession().generation;
-    const link = new SimLink({ scheduler: this.clock, generation, capabilities: this.capabilities, host: this, ...(this.tap ? { tap: this.tap } : {}) });
+    const link = this.era.link({ scheduler: this.clock, generation, capabilities: this.capabilities, host: this, ...(this.tap ? { tap: this.tap } : {}) });
     this.links[generation] = link;
     this.processOf[generation] = process;
     this.timeline?.note(this.nowMs, `client opens connection ${generation}`);
@@ -174,7 +182,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
 
   // -- the host of the SDK Server ------------------------------------------------------------------
 
-  serve(link: SimLink, method: SimRequestMethod, params: Record<string, unknown>, jsonRpcId: string | number): ServedAnswer {
+  serve(link: SessionLink, method: SimRequestMethod, params: Record<string, unknown>, jsonRpcId: string | number): ServedAnswer {
     const meta = (params._meta ?? {}) as Record<string, unknown>;
     const record = this.observer.request(link.generation, jsonRpcId);
     const uri = typeof params.uri === 'string' ? params.uri : '';
@@ -188,10 +196,16 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
       cursor: typeof params.cursor === 'string' ? params.cursor : undefined,
       sentAtMs: record?.sentAtMs ?? this.nowMs,
     };
-    return this.responses.serve(this, link.generation, record?.cause ?? causeConnection, request, record);
+    this.era.fillListen(request, method, params);
+    this.era.beginServe(link, jsonRpcId);
+    try {
+      return this.responses.serve(this, link.generation, record?.cause ?? causeConnection, request, record);
+    } finally {
+      this.era.endServe();
+    }
   }
 
-  route(link: SimLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): number {
+  route(link: SessionLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): number {
     const session = this.server.sessions[link.generation]!;
     if (direction === 'to-client') return this.serverToClientTime(session, 0) - this.nowMs;
     if (kind === 'request') {
@@ -202,12 +216,14 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     return this.clientToServerTime(session) - this.nowMs;
   }
 
-  delivered(link: SimLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, message: JSONRPCMessage): void {
+  delivered(link: SessionLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, message: JSONRPCMessage): void {
     this.events++;
     this.traceHash = mix(mix(this.traceHash, this.nowMs), (direction === 'to-client' ? 10 : 20) + kindCodes[kind]);
     if (this.ended || direction !== 'to-client') return;
-    if (kind === 'response') this.observer.responseDelivered(link.generation, (message as { id: string | number }).id);
-    else if (truth !== null) this.observer.notificationDelivered(link.generation, truth);
+    const id = (message as { id?: string | number }).id;
+    if (this.currentSession(link.generation)) this.era.delivered(link, kind, truth, kind === 'response' && id !== undefined ? (this.observer.request(link.generation, id)?.response ?? null) : null);
+    if (kind === 'response') this.observer.responseDelivered(link.generation, id!);
+    else if (truth !== null) this.observer.notificationDelivered(link.generation, truth, truth.listen === undefined ? undefined : wireListenIdOf(message));
   }
 
   // -- the loop ------------------------------------------------------------------------------------

@@ -10,7 +10,11 @@
  * - a serve command is a `ContentServed` of what `get` returned, or a `ContentRefused`.
  * So version regression, URI confusion, accepts after close or from an ended session, old-session effects,
  * served-after-revocation, convergence, read amplification and staleness at serve time apply as they do to
- * reducer clients. Invariants about the reducer's own records (outbox, derived entries, catalogs, ledger
+ * reducer clients. On 2026-07-28 connections the world observes the ground truth of listens (acks, tagged
+ * updates, ends: adapters/mcp-sdk/v2/module-era2026.ts) and read results' cache hints, so the pure 2026
+ * checkers judge the same serves: read_your_notification, ttl_staleness (and staleness at serve),
+ * monotonic_reads and scope_isolation. Listen control messages reaching the client are no update
+ * notifications (nothing is notified by them). Invariants about the reducer's own records (outbox, derived entries, catalogs, ledger
  * fences, transition coverage) need the reducer vocabulary and do not apply.
  */
 import type { ClientEffect } from '../../../core/types.js';
@@ -38,6 +42,8 @@ export interface ObservedWorld {
   readonly timeline: Timeline | null;
   /** Per resource: the workload wants it watched now. */
   readonly wanted: Uint8Array;
+  /** Per resource: the subject (index into `subjects`) it is watched and looked at as. */
+  readonly subjectOf: Uint8Array;
   currentSession(generation: number): boolean;
 }
 
@@ -89,6 +95,7 @@ export class BlackBoxObserver {
     const resource = method === 'resources/read' ? this.uris.indexOf(uri) : -1;
     const ordinal = resource >= 0 ? ++this.readsSent[resource]! : 0;
     this.requests.set(`${generation}:${id}`, { method, ordinal, cause: this.cause, sentAtMs: this.world.oracle.stamp(this.world.nowMs), response: null });
+    if (method === 'subscriptions/listen') this.world.timeline?.note(this.world.nowMs, `client → subscriptions/listen ${JSON.stringify((params?.notifications as { resourceSubscriptions?: unknown } | undefined)?.resourceSubscriptions ?? [])} (session ${generation})`);
     if (!resourceMethods.has(method)) return;
     const effect: ClientEffect = { type: 'RequestSent', requestId: this.nextRequestId++, sessionGeneration: generation, method: method as 'resources/read', uri };
     this.judge([effect], () => `client → ${method}${uri === '' ? '' : ` ${uri}`} (session ${generation})${extraParams(params)}`);
@@ -117,18 +124,28 @@ export class BlackBoxObserver {
     timeline.note(this.world.nowMs, `→ client: ${method} response on session ${generation}: ${outcome}`);
   }
 
-  /** A notification reached the client end of session `generation`. */
-  notificationDelivered(generation: number, truth: NotificationMessage): void {
+  /** A notification reached the client end of session `generation` (`wireListenId`: the listen a 2026-07-28 one names on the wire). */
+  notificationDelivered(generation: number, truth: NotificationMessage, wireListenId?: unknown): void {
     this.response = null;
     this.responseOrdinal = 0;
     const current = this.world.currentSession(generation);
     this.cause = current ? causeNotification : causeOldNotification;
+    // -- 2026-07-28: an ack or a server's cancel answers the listen (the cause of the step that sent it) --
+    const listen = truth.listen;
+    if (listen !== undefined && listen.method !== 'notifications/resources/updated') {
+      if (current) this.cause = this.requests.get(`${generation}:${String(wireListenId)}`)?.cause ?? causeNotification;
+      const what = listen.method === 'notifications/cancelled' ? 'listen cancelled by the server' : `listen acknowledged, honoring [${listen.honored.join(', ')}]`;
+      this.world.timeline?.note(this.world.nowMs, `→ client: ${what} on session ${generation} [truth listen ${String(listen.subscriptionId)}]`);
+      return;
+    }
+    // -- end of the 2026-07-28 block --
     if (truth.listChanged) {
       if (current) this.world.oracle.observe({ kind: 'list-changed', timeMs: this.world.nowMs });
       return;
     }
     this.world.oracle.observe({ kind: 'notified', resource: truth.resource, version: truth.version, current });
-    this.world.timeline?.note(this.world.nowMs, `→ client: updated ${truth.uri} on ${current ? 'the current' : 'an old'} session ${generation} [truth v${truth.version}]`);
+    const tag = listen === undefined ? '' : listen.subscriptionId === null ? ', untagged' : `, tagged for listen ${listen.subscriptionId}`;
+    this.world.timeline?.note(this.world.nowMs, `→ client: updated ${truth.uri} on ${current ? 'the current' : 'an old'} session ${generation} [truth v${truth.version}${tag}]`);
   }
 
   /** After an event settled: what `get` serves now, per resource. */
@@ -151,13 +168,17 @@ export class BlackBoxObserver {
   /**
    * Still serving `text` after a current-session read of it answered with that very content: the server confirmed
    * it again, so its authorization lease starts anew (as a reducer client's accept of a re-read does). Without this
-   * a client that re-reads unchanged content would be judged served_outside_lease 20 s after its first read.
+   * a client that re-reads unchanged content would be judged served_outside_lease 20 s after its first read (and
+   * ttl_staleness by its first read's ttlMs and receipt).
    */
   private leaseRenewed(resource: number, text: string): void {
     const response = this.response;
     if (response === null || response.resource !== resource || !response.exists || response.deniedSubject >= 0 || response.outcome.type === 'error') return;
     if (!this.world.currentSession(response.requestSession) || parseContent(text)?.version !== response.version) return;
-    this.world.oracle.serving.onAccepted(resource, fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response));
+    const truth = fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response);
+    this.world.oracle.serving.onAccepted(resource, truth);
+    // 2026-07-28: the entry it serves is now the one this read brought (its receipt, its ttlMs and scope), as a reducer client's re-accept makes it.
+    this.world.oracle.era2026Serving.onAccepted(resource, text, response.version, truth);
   }
 
   /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
@@ -173,7 +194,9 @@ export class BlackBoxObserver {
 
   /** A serve command: `get` returned `text` for `uri` to `subject`. */
   serve(uri: string, resource: number, subject: string, text: string | undefined): void {
-    if (resource >= 0 && text !== this.served[resource]) this.changed(resource, text, subject);
+    // What `get` serves another subject (2026-07-28 serve-other-subject) says nothing about what it serves the resource's own.
+    const own = resource >= 0 && subjects[this.world.subjectOf[resource]!] === subject;
+    if (own && text !== this.served[resource]) this.changed(resource, text, subject);
     const effect: ClientEffect = text === undefined ? { type: 'ContentRefused', uri, subject, reason: 'get served nothing' } : { type: 'ContentServed', uri, subject, digest: text };
     this.judge([effect], () => `serve ${uri} to ${subject}: ${text === undefined ? 'nothing' : this.world.oracle.describeContent(text)}`);
   }

@@ -34,6 +34,26 @@ type Outcome = ServedAnswer['outcome'];
 /** A raw wire message as the link carries it. */
 type Wire = Record<string, unknown>;
 
+/**
+ * What a module world (a black-box client, adapters/mcp-sdk/module/module-world.ts) gives a v2 link:
+ * - `nextListenId`: the world's own number for each `subscriptions/listen` the client sends (when it goes on
+ *   the wire), used as the model's listen id; whatever the client puts in `_meta` is not read;
+ * - `listenClosed`: the client sent `notifications/cancelled` for a listen (local close: end of watch), or
+ *   the connection closed under its listens (stream loss);
+ * - `eraOf`: asked once, with the connection's opening message: does the client ask for 2026-07-28
+ *   (`server/discover`, or a request with the modern `_meta` envelope), and may this connection speak it?
+ *   When it asks and may not (era-downgrade), the discover is answered -32601 at the wire, as a 2025-11-25-only
+ *   server answers it, and the client falls back to `initialize`.
+ */
+export interface BlackBoxListens {
+  nextListenId(): number;
+  listenClosed(listenId: number, why: 'the client cancelled it' | 'its connection closed'): void;
+  eraOf(asksModern: boolean): boolean;
+}
+
+/** The `_meta` key of the modern envelope (every 2026-07-28 request carries it). */
+const protocolVersionMetaKey = 'io.modelcontextprotocol/protocolVersion';
+
 export class V2SimLink {
   readonly generation: number;
   readonly link: VirtualLink;
@@ -51,8 +71,18 @@ export class V2SimLink {
   /** What serveStdio reads from and writes to (the wire-level rewriter between it and the link). */
   private readonly entry: { start(): Promise<void>; send(message: JSONRPCMessage): Promise<void>; close(): Promise<void>; onmessage?: (message: JSONRPCMessage, extra?: unknown) => void; onclose?: () => void; onerror?: (error: Error) => void };
   private handle: { close(): Promise<void> } | null = null;
+  /** The first message from the client has been seen (blackBox.eraOf asked). */
+  private opened = false;
+  /** A response written a second time by an intermediary (response-replay): JSON-RPC id -> its delivery time. */
+  private readonly replays = new Map<WireId, number>();
+  private replayingAtMs = -1;
+  /** (Black box) listens the client has not cancelled: the connection's close ends them. */
+  private readonly listensOpen = new Set<number>();
 
-  constructor(options: SimLinkOptions) {
+  constructor(
+    options: SimLinkOptions,
+    private readonly blackBox?: BlackBoxListens,
+  ) {
     this.generation = options.generation;
     this.host = options.host;
     this.scheduler = options.scheduler;
@@ -63,7 +93,7 @@ export class V2SimLink {
     this.link = clientSide.link;
     this.entry = {
       start: () => serverSide.start(),
-      send: (message) => serverSide.send(this.rewrite(message)),
+      send: (message) => this.sendFromServer(message),
       close: () => serverSide.close(),
     };
     serverSide.onmessage = (message) => this.inbound(message);
@@ -81,8 +111,14 @@ export class V2SimLink {
   }
 
   close(reason: string): void {
+    if (this.blackBox !== undefined && !this.link.closed) for (const listenId of this.listensOpen) this.blackBox.listenClosed(listenId, 'its connection closed');
     this.link.close(reason);
     this.handle?.close().catch(() => undefined);
+  }
+
+  /** response-replay (module worlds): the response to `wireId` is written again, to reach the client at `deliverAtMs`. */
+  replayResponse(wireId: WireId, deliverAtMs: number): void {
+    this.replays.set(wireId, deliverAtMs);
   }
 
   /** The core's request id of the listen whose JSON-RPC id is `wireId` on this link (undefined: none). */
@@ -126,6 +162,7 @@ export class V2SimLink {
   private inbound(message: JSONRPCMessage): void {
     const wire = message as unknown as Wire;
     const params = (wire.params ?? {}) as Wire;
+    if (!this.opened && this.blackBox !== undefined && this.refusesModern(wire, params)) return;
     if (wire.method === 'subscriptions/listen' && wire.id !== undefined) {
       this.serveListen(String(wire.id), params);
       return;
@@ -138,14 +175,39 @@ export class V2SimLink {
     this.entry.onmessage?.(message);
   }
 
-  private serveListen(wireId: string, params: Wire): void {
+  /**
+   * The opening message of a black-box client (asked once): true when it asks for 2026-07-28 and this
+   * connection may not speak it; then its `server/discover` is answered -32601 here (a 2025-only server).
+   */
+  private refusesModern(wire: Wire, params: Wire): boolean {
+    this.opened = true;
     const meta = (params._meta ?? {}) as Wire;
-    const coreId = typeof meta[requestIdMetaKey] === 'number' ? (meta[requestIdMetaKey] as number) : -1;
+    const asksModern = wire.method === 'server/discover' || typeof meta[protocolVersionMetaKey] === 'string';
+    if (this.blackBox!.eraOf(asksModern) || !asksModern) return false;
+    if (wire.id === undefined) return true;
+    this.serverSide.send({ jsonrpc: '2.0', id: wire.id, error: { code: -32601, message: 'Method not found' } } as unknown as JSONRPCMessage).catch(() => undefined);
+    this.opened = false; // the fallback `initialize` is the opening message the v2 server sees
+    return true;
+  }
+
+  /** The model's id of the listen the client sent as `wireId` (a black box's: numbered by the world when it was sent). */
+  private coreListenId(wireId: string, meta: Wire): number {
+    const known = this.listenOfWire.get(wireId);
+    if (known !== undefined) return known;
+    const coreId = this.blackBox !== undefined ? this.blackBox.nextListenId() : typeof meta[requestIdMetaKey] === 'number' ? (meta[requestIdMetaKey] as number) : -1;
     this.wireOfListen.set(coreId, wireId);
     this.listenOfWire.set(wireId, coreId);
+    if (this.blackBox !== undefined) this.listensOpen.add(coreId);
+    return coreId;
+  }
+
+  private serveListen(wireId: string, params: Wire): void {
+    const coreId = this.coreListenId(wireId, (params._meta ?? {}) as Wire);
+    const meta = { ...((params._meta ?? {}) as Wire), [requestIdMetaKey]: coreId };
     const filter = (params.notifications ?? {}) as { resourceSubscriptions?: unknown };
     const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions : [];
-    const served = this.host.serve(this, 'subscriptions/listen', { uri: typeof uris[0] === 'string' ? uris[0] : '', _meta: meta }, wireId);
+    // `filter`: every URI asked for (the module world serves a multi-URI listen; the SDK world's cache listens per URI).
+    const served = this.host.serve(this, 'subscriptions/listen', { uri: typeof uris[0] === 'string' ? uris[0] : '', filter: uris, _meta: meta }, wireId);
     if (served.plan === null) return; // a listen is answered only when it ends (graceful result) or is rejected
     this.responses.set(wireId, { plan: served.plan, outcome: served.outcome });
     const outcome = served.outcome;
@@ -176,6 +238,20 @@ export class V2SimLink {
     return this.wireOfListen.get(id) ?? `listen:none-${id}`;
   }
 
+  /** What the v2 server writes goes on the link (rewritten), and a second time when an intermediary replays it. */
+  private async sendFromServer(message: JSONRPCMessage): Promise<void> {
+    const out = this.rewrite(message);
+    const id = (out as unknown as Wire).id as WireId | undefined;
+    const replayAtMs = id === undefined ? undefined : this.replays.get(id);
+    const sending = this.serverSide.send(out);
+    if (replayAtMs === undefined) return sending;
+    this.replays.delete(id!);
+    this.replayingAtMs = replayAtMs;
+    this.serverSide.send(out).catch(() => undefined);
+    this.replayingAtMs = -1;
+    return sending;
+  }
+
   /** What the v2 server writes, with the model's outcome restored on responses it answered. */
   private rewrite(message: JSONRPCMessage): JSONRPCMessage {
     const wire = message as unknown as Wire;
@@ -196,10 +272,23 @@ export class V2SimLink {
     return { ...wire, result } as unknown as JSONRPCMessage;
   }
 
+  /** (Black box) what the client puts on the wire, when it sends it: a listen gets the world's number, a listen's cancel ends its watch. */
+  private clientSent(wire: Wire): void {
+    if (wire.method === 'subscriptions/listen' && typeof wire.id === 'string') this.coreListenId(wire.id, {});
+    if (wire.method !== 'notifications/cancelled') return;
+    const listenId = this.listenOf(((wire.params ?? {}) as Wire).requestId);
+    if (listenId === undefined || !this.listensOpen.delete(listenId)) return;
+    this.blackBox!.listenClosed(listenId, 'the client cancelled it');
+  }
+
   private route(direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): LinkRoute | null {
     const nowMs = this.scheduler.nowMs();
+    if (direction === 'to-client' && kind === 'response' && this.replayingAtMs >= 0) return { delayMs: Math.max(0, this.replayingAtMs - nowMs) };
+    if (direction === 'to-server' && this.blackBox !== undefined) this.clientSent(message as unknown as Wire);
     if (direction === 'to-client' && kind === 'response') {
       const id = (message as { id: WireId }).id;
+      const listenId = this.listenOf(id);
+      if (listenId !== undefined) this.listensOpen.delete(listenId); // its result or error: it ended on the server
       const answered = this.responses.get(id);
       if (answered !== undefined) {
         this.responses.delete(id);
