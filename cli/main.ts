@@ -5,15 +5,6 @@
  * 3 internal error, 4 nondeterminism (the gate's self-check got two different traces for one seed).
  */
 import { closest, UsageError, wantsHelp } from './args.js';
-import { benchCommand } from './commands/bench.js';
-import { gateCommand } from './commands/gate.js';
-import { indexGateCommand } from './commands/index-gate.js';
-import { listCommand } from './commands/list.js';
-import { mergeCommand } from './commands/merge.js';
-import { probeCommand } from './commands/probe.js';
-import { reportCommand } from './commands/report.js';
-import { replayCommandRun } from './commands/replay.js';
-import { shrinkCommand } from './commands/shrink.js';
 import { fencesimVersion } from '../reports/version.js';
 import { processIo, type Io } from './io.js';
 import { commandNames, commandUsageText, isCommandName, usageText, type CommandName } from './usage.js';
@@ -26,16 +17,20 @@ export const exitNondeterministic = 4;
 
 type Command = (argv: readonly string[], io: Io) => Promise<number>;
 
+/**
+ * Each command's module is imported when that command runs: the commands' imports differ widely (probe,
+ * replay and bench bring the MCP SDK and fake timers, about 1.5 s of CPU to load), and one run needs one.
+ */
 const commands: Record<Exclude<CommandName, 'help'>, Command> = {
-  gate: gateCommand,
-  replay: replayCommandRun,
-  shrink: shrinkCommand,
-  list: listCommand,
-  bench: benchCommand,
-  report: reportCommand,
-  merge: mergeCommand,
-  probe: probeCommand,
-  'index-gate': indexGateCommand,
+  gate: async (argv, io) => (await import('./commands/gate.js')).gateCommand(argv, io),
+  replay: async (argv, io) => (await import('./commands/replay.js')).replayCommandRun(argv, io),
+  shrink: async (argv, io) => (await import('./commands/shrink.js')).shrinkCommand(argv, io),
+  list: async (argv, io) => (await import('./commands/list.js')).listCommand(argv, io),
+  bench: async (argv, io) => (await import('./commands/bench.js')).benchCommand(argv, io),
+  report: async (argv, io) => (await import('./commands/report.js')).reportCommand(argv, io),
+  merge: async (argv, io) => (await import('./commands/merge.js')).mergeCommand(argv, io),
+  probe: async (argv, io) => (await import('./commands/probe.js')).probeCommand(argv, io),
+  'index-gate': async (argv, io) => (await import('./commands/index-gate.js')).indexGateCommand(argv, io),
 };
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {

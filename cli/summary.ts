@@ -102,7 +102,7 @@ function determinismSection(report: Report): string[] {
   const determinism = report.determinism;
   if (determinism.checked === 0) return ['determinism self-check: off'];
   const verdict = determinism.nondeterministic_interleavings === 0 ? 'all identical' : `${determinism.nondeterministic_interleavings} NONDETERMINISTIC`;
-  const lines = [`determinism self-check: ${determinism.checked} interleavings (${determinism.selfCheckRatioPercent} %) run twice more with tracing: ${verdict}`];
+  const lines = [`determinism self-check: ${determinism.checked} interleavings (${determinism.selfCheckRatioPercent} %) run twice more: ${verdict}`];
   for (const mismatch of determinism.mismatches.slice(0, failuresShown)) {
     lines.push(`  interleaving ${mismatch.index}, seed ${mismatch.seed}: trace hash ${hex(mismatch.firstTraceHash)} then ${hex(mismatch.secondTraceHash)}`);
     if (mismatch.line === 0) {

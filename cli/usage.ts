@@ -34,7 +34,7 @@ fencesim index-gate --replay S [--indexer NAME]
     --no-shrink           do not shrink the first failure (by default it is shrunk within a budget
                           counted in replays, so the same on every run and machine, and written as
                           DIR/shrunk-<seed>.json, with its timeline in report.json)
-    --self-check-ratio P  re-run P percent of the interleavings twice with tracing and compare trace
+    --self-check-ratio P  re-run P percent of the interleavings twice (one traced) and compare trace
                           hashes (integer 0-100; default 1; 0 turns the determinism self-check off)
     --shard I/N           run only shard I of N (1-based) of the interleavings: with M = --interleavings,
                           indexes floor((I-1)M/N) to floor(IM/N)-1; recorded in runSpec.shard. Combine the

@@ -67,7 +67,7 @@ async function runReducerRange(spec: RunSpec, scenario: Scenario, client: Client
   const accumulator = runRange(spec, scenario, client, task.start, task.end);
   const sample = task.selfCheck;
   if (sample === undefined) return { accumulator, selfChecked: null };
-  // The range's sampled interleavings, run twice more with tracing by this thread (sim/determinism.ts).
+  // The range's sampled interleavings, run twice more by this thread (sim/determinism.ts: the first traced).
   const startMs = performance.now();
   const check = selfCheck(spec.seed, scenario, client, sample.indices, sample.ratioPercent);
   return { accumulator, selfChecked: { check, ms: performance.now() - startMs } };

@@ -12,6 +12,7 @@
  * interleavings/s of CPU on swarm), so folding all of them would break the gate's wall budget; one in 20
  * costs about 5 % and still gives every fault's row thousands of runs.
  */
+import { ownedStepOf, registerOwnedStep } from '../core/step-owned.js';
 import type { ClientUnderTest } from '../core/types.js';
 import { faultNames } from '../sim/faults.js';
 import { foldStep } from './fold.js';
@@ -56,6 +57,16 @@ export function observedForGate<S>(client: ClientUnderTest<S>): { client: Client
       return result;
     },
   };
+  // The client's in-place step, when it has one (core/step-owned.ts), folded the same way: the wrapper would
+  // otherwise hide it, and an observed interleaving would pay the copy-on-write step on top of the fold.
+  const owned = ownedStepOf(client);
+  if (owned !== undefined) {
+    registerOwnedStep(wrapped.step, (state, input) => {
+      const result = owned(state, input);
+      observed.state = foldStep(observed.state, input, result.effects).state;
+      return result;
+    });
+  }
   return { client: wrapped, observed };
 }
 

@@ -63,11 +63,11 @@ export function determinismOf(report: Report): ReportDeterminism | undefined {
   return determinism === undefined || determinism === null ? undefined : determinism;
 }
 
-/** One line on the self-check: "30 sampled interleavings (1 %) ran twice more with tracing: all identical". */
+/** One line on the self-check: "30 sampled interleavings (1 %) ran twice more: all identical". */
 export function determinismText(determinism: ReportDeterminism): string {
   if (determinism.checked === 0) return 'off (--self-check-ratio 0)';
   const verdict = determinism.nondeterministic_interleavings === 0 ? 'all identical' : `${grouped(determinism.nondeterministic_interleavings)} NONDETERMINISTIC`;
-  return `${grouped(determinism.checked)} sampled interleavings (${determinism.selfCheckRatioPercent} %) ran twice more with tracing: ${verdict}`;
+  return `${grouped(determinism.checked)} sampled interleavings (${determinism.selfCheckRatioPercent} %) ran twice more: ${verdict}`;
 }
 
 /** What differed between the two runs of one seed, in one line. */

@@ -82,7 +82,7 @@ describe('renderHtml', () => {
     expect(html).toContain('<section id="nondeterminism"><h2>Nondeterminism</h2>');
     expect(html).toContain('<code>npx fencesim replay --seed 123456789 --scenario read-race --client naive-overwrite</code>');
     expect(html.indexOf('id="nondeterminism"')).toBeLessThan(html.indexOf('id="failing"'));
-    expect(html).toContain('Determinism self-check: 10 sampled interleavings (1 %) ran twice more with tracing: 2 NONDETERMINISTIC.');
+    expect(html).toContain('Determinism self-check: 10 sampled interleavings (1 %) ran twice more: 2 NONDETERMINISTIC.');
   });
 
   it('a failure that was not shrunk leads with its seed replay; a client without the reference table gets no unreached-edge list', async () => {

@@ -81,7 +81,7 @@ export interface ReportNondeterminism {
   second: string;
 }
 
-/** The determinism self-check: a sample of interleavings run twice with tracing, trace hashes compared. */
+/** The determinism self-check: a sample of interleavings run twice, trace hashes compared (the first traced). */
 export interface ReportDeterminism {
   selfCheckRatioPercent: number;
   checked: number;

@@ -26,7 +26,7 @@ describe('renderMarkdown', () => {
     expect(markdown).toMatch(/\| `convergence_60s` \| 100 % \| ≥ 99\.9 % \| ✅ pass \|/);
     expect(markdown).toMatch(/\| `revocation_p99_ms` \| not measured \| \\< 30,000 ms \| ⚪ not measured \| p99 of 0 measured revocations; no sample in this run \(no revocation was measured\): the scenario does not claim this metric/);
     expect(markdown).toContain('✅ All 11 safety counters are 0.');
-    expect(markdown).toContain('✅ Determinism self-check: 10 sampled interleavings (1 %) ran twice more with tracing: all identical.');
+    expect(markdown).toContain('✅ Determinism self-check: 10 sampled interleavings (1 %) ran twice more: all identical.');
     expect(markdown).toContain('### Transition coverage: 11/36 edges hit (30 %)');
   });
 
@@ -88,7 +88,7 @@ describe('renderMarkdown', () => {
     expect(block).toContain('npx fencesim replay --seed 123456789 --scenario read-race --client reference');
     expect(block).toContain('npx fencesim replay --seed 987654321 --scenario read-race --client reference');
     expect(block).toContain('trace hash 0x1234abcd then 0x0badf00d; first difference at timeline line 12');
-    expect(markdown).toContain('❌ Determinism self-check: 10 sampled interleavings (1 %) ran twice more with tracing: 2 NONDETERMINISTIC.');
+    expect(markdown).toContain('❌ Determinism self-check: 10 sampled interleavings (1 %) ran twice more: 2 NONDETERMINISTIC.');
   });
 
   it('text from the report cannot break the table or the code block', () => {

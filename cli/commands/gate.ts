@@ -36,7 +36,7 @@ import type { PoolRun } from '../pool.js';
 import { shrinkLimitsDefault, shrinkWithBudget, writeReplayFile } from '../shrinking.js';
 import { summaryLines } from '../summary.js';
 import { loadStrategies, writeAllReports } from '../write-reports.js';
-import { moduleGateParts, type ModuleGate } from '../module-gate.js';
+import type { ModuleGate } from '../module-gate.js';
 import { takeClientModule } from '../client-module.js';
 import { applicabilityOf, notApplicableRows, reducerClaims, reportApplicability, type ReportApplicability } from '../../sim/applicability.js';
 
@@ -110,7 +110,8 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
         return gateExitPassed;
       }
     } else {
-      setup.module = moduleGateParts(taken.loaded.module, setup.scenario, setup.spec);
+      // Loaded only for a module client: it brings the MCP SDK and fake timers (about 1.5 s of CPU to load).
+      setup.module = (await import('../module-gate.js')).moduleGateParts(taken.loaded.module, setup.scenario, setup.spec);
       setup.scenario = setup.module.scenario;
       setup.applicability = setup.module.applicability;
     }
@@ -159,7 +160,7 @@ export function gateExitCode(report: Report): number {
   return exitCodeOf(report.outcome);
 }
 
-/** Re-runs the sampled interleavings twice with tracing in this process (see sim/determinism.ts). */
+/** Re-runs the sampled interleavings twice in this process, the first traced (see sim/determinism.ts). */
 async function runSelfCheck(setup: GateSetup): Promise<ReportDeterminism> {
   const indices = selfCheckSampleOf(setup);
   if (setup.module !== null) return setup.module.selfCheck(indices, setup.selfCheckRatioPercent);
