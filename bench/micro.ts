@@ -8,6 +8,9 @@
  *   - step: NotificationArrived       - an `updated` pulse on an idle ACTIVE subscription (leading edge: the
  *     read is sent at once and the debounce window opens);
  *   - step: stale TimerFired          - a reconcile timer whose deadline was re-armed since (a no-op);
+ *   - step / stepOwned: NotificationArrived no-op - an `updated` for a URI whose read is in flight and already
+ *     marked dirty (READ_PENDING): no effect, no change; the pure step and the owned (in-place) step the
+ *     simulator uses. A no-op leaves the state as it was, so the owned row may step one state again and again;
  *   - acceptResourceVersionOperation  - the fence operation on the same prepared read;
  *   - canonicalizeUri                 - a URI canonicalized before (answered by its memo), and the full parser
  *     (canonicalizeUriWithoutFastPath, what a URI not seen before costs at most) on one that needs rewriting;
@@ -19,7 +22,7 @@ import { Bench } from 'tinybench';
 
 import { contentDigest } from '../core/digest.js';
 import { acceptResourceVersionOperation } from '../core/operations.js';
-import { step } from '../core/reducer.js';
+import { step, stepOwned } from '../core/reducer.js';
 import { initialState, type CoreState } from '../core/state.js';
 import { defaultClientConfig, type ClientInput, type ResponseOutcome, type StepResult } from '../core/types.js';
 import { canonicalizeUri, canonicalizeUriWithoutFastPath } from '../core/uri.js';
@@ -54,6 +57,9 @@ interface Prepared {
   /** Subscription whose reconcile timer fired and re-armed itself at a later deadline than `staleTimer`'s. */
   rearmed: CoreState;
   staleTimer: ClientInput;
+  /** READ_PENDING, read in flight, already dirty: `noopNotification` changes nothing. */
+  dirtyPending: CoreState;
+  noopNotification: ClientInput;
 }
 
 function content(text: string): ResponseOutcome {
@@ -147,7 +153,21 @@ export function prepareInputs(): Prepared {
   if (!acceptResourceVersionOperation(readPending, readRequestId, 'v2', 'text/plain', notification.nowMs + 50).value) {
     throw new Error('micro bench setup: acceptResourceVersionOperation did not accept the prepared read');
   }
-  return { readPending, readRequestId, readResponse, active, notification, rearmed, staleTimer };
+  const { dirtyPending, noopNotification } = prepareNoop(readPending, notification.nowMs);
+  return { readPending, readRequestId, readResponse, active, notification, rearmed, staleTimer, dirtyPending, noopNotification };
+}
+
+/** A second pulse after the debounce window marks the pending read dirty; a third is then a no-op (checked, also in place). */
+function prepareNoop(readPending: CoreState, notifiedAtMs: number): { dirtyPending: CoreState; noopNotification: ClientInput } {
+  const dirtyPending = expect(step(readPending, notificationAt(notifiedAtMs + 100_000)), 'TimerArmed', 'pulse on READ_PENDING (dirty, hedge)').state;
+  const noopNotification = notificationAt(notifiedAtMs + 100_001);
+  const before = JSON.stringify(dirtyPending);
+  const pure = step(dirtyPending, noopNotification);
+  const owned = stepOwned(dirtyPending, noopNotification);
+  if (pure.effects.length !== 0 || owned.effects.length !== 0 || JSON.stringify(owned.state) !== before) {
+    throw new Error('micro bench setup: the pulse on a dirty READ_PENDING is not a no-op');
+  }
+  return { dirtyPending, noopNotification };
 }
 
 function armedDeadline(result: StepResult<CoreState>, kind: string): number {
@@ -168,7 +188,7 @@ function checkUris(): void {
 export async function runMicro(timeMs = TIME_MS_DEFAULT): Promise<MicroRow[]> {
   const prepared = prepareInputs();
   checkUris();
-  const { readPending, readRequestId, readResponse, active, notification, rearmed, staleTimer } = prepared;
+  const { readPending, readRequestId, readResponse, active, notification, rearmed, staleTimer, dirtyPending, noopNotification } = prepared;
   const acceptNowMs = readResponse.nowMs;
   const bench = new Bench({ time: timeMs, warmupTime: WARMUP_TIME_MS });
   bench.add('step: ResponseArrived accepted through the fence', () => {
@@ -179,6 +199,12 @@ export async function runMicro(timeMs = TIME_MS_DEFAULT): Promise<MicroRow[]> {
   });
   bench.add('step: stale TimerFired (no-op)', () => {
     for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(rearmed, staleTimer).effects.length;
+  });
+  bench.add('step: NotificationArrived no-op (READ_PENDING, already dirty)', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += step(dirtyPending, noopNotification).effects.length;
+  });
+  bench.add('stepOwned: NotificationArrived no-op (READ_PENDING, already dirty)', () => {
+    for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) sink += stepOwned(dirtyPending, noopNotification).effects.length;
   });
   bench.add('acceptResourceVersionOperation (accepted)', () => {
     for (let index = 0; index < OPERATIONS_PER_SAMPLE; index++) {

@@ -38,7 +38,20 @@ export function checkUri(value: unknown, where: string): UriCheck {
   if (!canonical.ok) {
     return { ok: false, rejection: { kind: 'InvalidUri', detail: `${where}: ${canonical.error.reason}` } };
   }
-  return { ok: true, uri: canonical.uri };
+  return canonical; // `{ ok: true, uri }` already (often the memo's frozen answer): no copy per check
+
+}
+
+/**
+ * `checkUri` of `<list>[<index>].uri`, the place named only in a rejection (a hot loop formats nothing for
+ * the URIs that pass).
+ */
+export function checkUriAt(value: unknown, list: string, index: number): UriCheck {
+  if (typeof value === 'string') {
+    const canonical = canonicalizeUri(value);
+    if (canonical.ok) return canonical;
+  }
+  return checkUri(value, `${list}[${index}].uri`);
 }
 
 /** Is this error outcome a resource-not-found (either code MCP has used for it)? */
@@ -71,7 +84,7 @@ export function interpretRead(outcome: ResponseOutcome, requestedUri: string, co
   for (let index = 0; index < contents.length; index++) {
     const item: unknown = contents[index];
     if (!isObject(item)) return rejected('MalformedResponse', `contents[${index}] must be an object, got ${typeName(item)}`);
-    const uri = checkUri(item.uri, `contents[${index}].uri`);
+    const uri = checkUriAt(item.uri, 'contents', index);
     if (!uri.ok) return { type: 'rejected', rejection: uri.rejection };
     if (uri.uri !== requestedUri) {
       mismatch = uri.uri;

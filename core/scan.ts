@@ -21,7 +21,7 @@
 import { contentDigest } from './digest.js';
 import { confirmTombstone, isOpen, issueRead, resourcesOffered } from './fence.js';
 import { describe } from './input-check.js';
-import { LEDGER_TEXT_CHARS_MAX, checkUri, isObject, typeName } from './protocol.js';
+import { LEDGER_TEXT_CHARS_MAX, checkUriAt, isObject, typeName } from './protocol.js';
 import { isEra2026 } from './era.js';
 import { aggregateHints, cacheHintOf, type CacheHint } from './ttl.js';
 import type { Draft } from './state.js';
@@ -150,7 +150,7 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
 
 /** A copy of a scan record, fields in declaration order (an explicit literal: faster than a spread here). */
 function copyScan(r: DiscoveryScanRecord): DiscoveryScanRecord {
-  return {
+  const copy: DiscoveryScanRecord = {
     schema: r.schema,
     scanId: r.scanId,
     pass: r.pass,
@@ -165,8 +165,10 @@ function copyScan(r: DiscoveryScanRecord): DiscoveryScanRecord {
     pages: r.pages,
     endMs: r.endMs,
     status: r.status,
-    ...(r.hint === undefined ? {} : { hint: r.hint }),
   };
+  // Set only when present (a key holding undefined would not be deep-equal): a spread here is slow.
+  if (r.hint !== undefined) copy.hint = r.hint;
+  return copy;
 }
 
 /** The hint of a pass (or catalog) so far folded with one more: the shortest TTL, the most private scope. */
@@ -213,7 +215,7 @@ function parsePage(result: unknown, running: DiscoveryScanRecord, emptyCursorIsC
     const item: unknown = resources[index];
     if (!isObject(item)) return malformed(`resources[${index}] must be an object, got ${typeName(item)}`);
     if (typeof item.name !== 'string') return malformed(`resources[${index}].name must be a string, got ${typeName(item.name)}`);
-    const uri = checkUri(item.uri, `resources[${index}].uri`);
+    const uri = checkUriAt(item.uri, 'resources', index);
     if (!uri.ok) return malformed(uri.rejection.detail);
     if (seen === null ? uris.includes(uri.uri) : seen.has(uri.uri)) return { ok: false, reason: 'DUPLICATE_URI', detail: `duplicate URI ${uri.uri} within one page` };
     seen?.add(uri.uri);

@@ -42,9 +42,10 @@ export class Draft {
   private discoveryOwned = false;
   /**
    * Records and arrays already copied in this step (per-URI volatile records, deadline arrays,
-   * subscription records): one list, since objects of different kinds are never identical.
+   * subscription records): one list, since objects of different kinds are never identical. Made on the
+   * first copy (an owning step, or one that copies nothing, never needs it).
    */
-  private readonly owned: object[] = [];
+  private owned: object[] | null = null;
   /** The state handed in, when this step owns it (changed in place); null when copying on write. */
   private readonly ownedState: CoreState | null;
 
@@ -65,12 +66,23 @@ export class Draft {
   /** Whether this step may change `record` in place: its own copy, or (owning) anything but the idle values. */
   private isOwned(record: object): boolean {
     if (this.ownedState !== null) return record !== idleUri && record !== idleDeadlines;
-    return this.owned.includes(record);
+    return this.owned !== null && this.owned.includes(record);
+  }
+
+  /** Whether this step may change the requests array `requests` in place (owning, and not the idle one). */
+  private ownsRequests(requests: readonly InflightRequest[]): boolean {
+    return this.ownedState !== null && requests !== idleUri.requests;
+  }
+
+  /** Appends a request to a URI's in-flight list: in place when owned, else a copy (the list is shared with the input state). */
+  private appendRequest(state: UriVolatile, request: InflightRequest): void {
+    if (this.ownsRequests(state.requests)) state.requests.push(request);
+    else state.requests = [...state.requests, request];
   }
 
   /** Remembers a record this step made (copy-on-write only: an owning step owns everything already). */
   private own(record: object): void {
-    if (this.ownedState === null) this.owned.push(record);
+    if (this.ownedState === null) (this.owned ??= []).push(record);
   }
 
   get l(): Readonly<Ledger> {
@@ -259,21 +271,36 @@ export class Draft {
 
   removeInflight(request: InflightRequest): void {
     const state = this.mutableUri(request.uri);
-    state.requests = state.requests.filter((candidate) => candidate !== request);
+    const requests = state.requests;
+    if (!this.ownsRequests(requests)) {
+      state.requests = requests.filter((candidate) => candidate !== request);
+      return;
+    }
+    const index = requests.indexOf(request);
+    if (index >= 0) requests.splice(index, 1);
   }
 
   /** Marks a request abandoned (2026-07-28 read deadline): kept only so that its late answer is recognised. */
   markAbandoned(request: InflightRequest): void {
-    const state = this.mutableUri(request.uri);
-    state.requests = state.requests.map((candidate) => (candidate === request ? { ...candidate, abandoned: true as const } : candidate));
+    this.replaceRequests(request.uri, (candidate) => (candidate === request ? { ...candidate, abandoned: true as const } : candidate));
   }
 
   /** Marks the URI's reads in flight superseded (2026-07-28: an `updated` arrived after they were sent). */
   markSuperseded(uri: string): void {
     const requests = this.uriState(uri).requests;
     if (!requests.some((request) => request.kind === 'read' && request.superseded !== true)) return;
+    this.replaceRequests(uri, (request) => (request.kind === 'read' && request.superseded !== true ? { ...request, superseded: true as const } : request));
+  }
+
+  /** Replaces each in-flight request of a URI by `replace(request)` (a new record, never the old one changed): in place when owned. */
+  private replaceRequests(uri: string, replace: (request: InflightRequest) => InflightRequest): void {
     const state = this.mutableUri(uri);
-    state.requests = state.requests.map((request) => (request.kind === 'read' && request.superseded !== true ? { ...request, superseded: true as const } : request));
+    const requests = state.requests;
+    if (!this.ownsRequests(requests)) {
+      state.requests = requests.map(replace);
+      return;
+    }
+    for (let index = 0; index < requests.length; index++) requests[index] = replace(requests[index]!);
   }
 
   setLease(uri: string, leaseUntilMs: number): void {
@@ -296,11 +323,7 @@ export class Draft {
   sendListRequest(cursor: string | null): void {
     const requestId = this.allocateRequestId();
     const sessionGeneration = this.volatile.sessionGeneration;
-    const state = this.mutableUri('');
-    state.requests = [
-      ...state.requests,
-      { requestId, kind: 'list', uri: '', sessionGeneration, subscriptionGeneration: 0, readOrdinal: 0, reason: null, sentAtMs: this.nowMs },
-    ];
+    this.appendRequest(this.mutableUri(''), { requestId, kind: 'list', uri: '', sessionGeneration, subscriptionGeneration: 0, readOrdinal: 0, reason: null, sentAtMs: this.nowMs });
     if (cursor === null) this.emit({ type: 'RequestSent', requestId, sessionGeneration, method: 'resources/list', uri: '' });
     else this.emit({ type: 'RequestSent', requestId, sessionGeneration, method: 'resources/list', uri: '', cursor });
   }
@@ -360,11 +383,7 @@ export class Draft {
   ): number {
     const requestId = this.allocateRequestId();
     const sessionGeneration = this.volatile.sessionGeneration;
-    const state = this.mutableUri(uri);
-    state.requests = [
-      ...state.requests,
-      { requestId, kind, uri, sessionGeneration, subscriptionGeneration, readOrdinal, reason, sentAtMs: this.nowMs },
-    ];
+    this.appendRequest(this.mutableUri(uri), { requestId, kind, uri, sessionGeneration, subscriptionGeneration, readOrdinal, reason, sentAtMs: this.nowMs });
     if (reason === null) {
       this.emit({ type: 'RequestSent', requestId, sessionGeneration, method, uri });
     } else {

@@ -12,8 +12,8 @@
  * interleavings/s of CPU on swarm), so folding all of them would break the gate's wall budget; one in 20
  * costs about 5 % and still gives every fault's row thousands of runs.
  */
-import { ownedStepOf, registerOwnedStep } from '../core/step-owned.js';
 import type { ClientUnderTest } from '../core/types.js';
+import { ownedStepOf, registerOwnedStep, type StepFunction } from '../core/step-owned.js';
 import { faultNames } from '../sim/faults.js';
 import { foldStep } from './fold.js';
 import { healthOf } from './health.js';
@@ -49,24 +49,16 @@ export function emptyObserveFigures(): Float64Array {
 /** The client under test, unchanged, with each step also folded into `observed.state` (reset per interleaving). */
 export function observedForGate<S>(client: ClientUnderTest<S>): { client: ClientUnderTest<S>; observed: { state: ObserveState } } {
   const observed = { state: initialObserveState() };
-  const wrapped: ClientUnderTest<S> = {
-    ...client,
-    step(state, input) {
-      const result = client.step(state, input);
-      observed.state = foldStep(observed.state, input, result.effects).state;
-      return result;
-    },
+  const folding = (stepOf: StepFunction<S>): StepFunction<S> => (state, input) => {
+    const result = stepOf(state, input);
+    observed.state = foldStep(observed.state, input, result.effects).state;
+    return result;
   };
-  // The client's in-place step, when it has one (core/step-owned.ts), folded the same way: the wrapper would
-  // otherwise hide it, and an observed interleaving would pay the copy-on-write step on top of the fold.
+  const wrapped: ClientUnderTest<S> = { ...client, step: folding((state, input) => client.step(state, input)) };
+  // The client's owned step, when it has one, folded the same way: the driver gives each state up, so the
+  // sampled interleavings need not take the copy-on-write path.
   const owned = ownedStepOf(client);
-  if (owned !== undefined) {
-    registerOwnedStep(wrapped.step, (state, input) => {
-      const result = owned(state, input);
-      observed.state = foldStep(observed.state, input, result.effects).state;
-      return result;
-    });
-  }
+  if (owned !== undefined) registerOwnedStep(wrapped.step, folding(owned));
   return { client: wrapped, observed };
 }
 
