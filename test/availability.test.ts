@@ -10,7 +10,7 @@ import { runRange, type RunSpec } from '../sim/gate.js';
 import { invariantIndex } from '../sim/invariants.js';
 import { runInterleaving } from '../sim/world.js';
 import { plantedTimelineLinesMax } from './planted-search.js';
-import { measurementLine, shrinkBudgetMs, shrinkFailure } from './shrink-check.js';
+import { measurementLine, shrinkFailure } from './shrink-check.js';
 
 const rootSeed = 0x5eed_0a11;
 const interleavings = 100;
@@ -40,7 +40,7 @@ describe('availability: refusing fresh, authorized content fails the default gat
     expect(replayed.oracle.violations[0]).toMatchObject({ invariant: failure!.invariant, timeMs: failure!.timeMs, uri: failure!.uri });
     const measurement = shrinkFailure(naive.name, failure!.seed, scenario, naive, 'refused_fresh');
     console.log(measurementLine(measurement));
-    expect(measurement.wallMs).toBeLessThan(shrinkBudgetMs);
+    expect(measurement.complete, `the shrink did not complete within ${measurement.attempts} replays`).toBe(true);
     expect(measurement.linesFocused).toBeLessThanOrEqual(plantedTimelineLinesMax);
     expect(measurement.focused.some((line) => line.trimStart().startsWith('!! refused_fresh:'))).toBe(true);
   });
