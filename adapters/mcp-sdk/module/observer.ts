@@ -158,6 +158,8 @@ export class BlackBoxObserver {
     if (response === null || response.resource !== resource || !response.exists || response.deniedSubject >= 0 || response.outcome.type === 'error') return;
     if (!this.world.currentSession(response.requestSession) || parseContent(text)?.version !== response.version) return;
     this.world.oracle.serving.onAccepted(resource, fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response));
+    // It also reflects that version (a re-subscribed resource whose content did not change is never "accepted" anew).
+    this.world.oracle.convergence.onAccepted(resource, response.version, this.uris[resource]!, this.world.nowMs);
   }
 
   /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
