@@ -179,6 +179,8 @@ export class BlackBoxObserver {
     this.world.oracle.serving.onAccepted(resource, truth);
     // 2026-07-28: the entry it serves is now the one this read brought (its receipt, its ttlMs and scope), as a reducer client's re-accept makes it.
     this.world.oracle.era2026Serving.onAccepted(resource, text, response.version, truth);
+    // It also reflects that version (a re-subscribed resource whose content did not change is never "accepted" anew).
+    this.world.oracle.convergence.onAccepted(resource, response.version, this.uris[resource]!, this.world.nowMs);
   }
 
   /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
