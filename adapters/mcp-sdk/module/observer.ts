@@ -150,14 +150,18 @@ export class BlackBoxObserver {
 
   /**
    * Still serving `text` after a current-session read of it answered with that very content: the server confirmed
-   * it again, so its authorization lease starts anew (as a reducer client's accept of a re-read does). Without this
-   * a client that re-reads unchanged content would be judged served_outside_lease 20 s after its first read.
+   * it again, so its authorization lease starts anew and the version counts as reflected again (as a reducer
+   * client's accept of a re-read does). Without this a client that re-reads unchanged content would be judged
+   * served_outside_lease 20 s after its first read, and healed_convergence after a resubscribe in the healed
+   * phase (fenced-cache, swarm seed 2880783671: v55 served throughout, "still waiting for v55").
    */
   private leaseRenewed(resource: number, text: string): void {
     const response = this.response;
     if (response === null || response.resource !== resource || !response.exists || response.deniedSubject >= 0 || response.outcome.type === 'error') return;
     if (!this.world.currentSession(response.requestSession) || parseContent(text)?.version !== response.version) return;
-    this.world.oracle.serving.onAccepted(resource, fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response));
+    const oracle = this.world.oracle;
+    oracle.serving.onAccepted(resource, fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response));
+    oracle.convergence.onAccepted(resource, response.version, this.uris[resource]!, this.world.nowMs);
   }
 
   /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
