@@ -167,9 +167,11 @@ export class BlackBoxObserver {
 
   /**
    * Still serving `text` after a current-session read of it answered with that very content: the server confirmed
-   * it again, so its authorization lease starts anew (as a reducer client's accept of a re-read does). Without this
-   * a client that re-reads unchanged content would be judged served_outside_lease 20 s after its first read (and
-   * ttl_staleness by its first read's ttlMs and receipt).
+   * it again, so its authorization lease starts anew and the version counts as reflected again (as a reducer
+   * client's accept of a re-read does). Without this a client that re-reads unchanged content would be judged
+   * served_outside_lease 20 s after its first read, ttl_staleness by its first read's ttlMs and receipt, and
+   * healed_convergence after a resubscribe in the healed phase (fenced-cache, swarm seed 2880783671: v55 served
+   * throughout, "still waiting for v55").
    */
   private leaseRenewed(resource: number, text: string): void {
     const response = this.response;
