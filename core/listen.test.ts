@@ -193,6 +193,31 @@ describe('2026-07-28 listen', () => {
     expect(effectsOf(run.last, 'VersionAccepted').map((v) => v.text)).toEqual(['fresh']);
   });
 
+  it('a late not-found to an abandoned read older than the accepted one changes nothing; a newer one stops serving (ordinal fence)', () => {
+    const notFound: ResponseOutcome = { type: 'error', code: -32602, message: 'Resource not found' };
+    const { run, lost } = readInFlightAfterAck();
+    let deadline = effectsOf(run.last, 'TimerArmed').find((t) => t.timer.kind === 'hedge')!;
+    run.feed(timerFired(deadline.deadlineMs, deadline.timer, deadline.deadlineMs));
+    const retry = run.sent('resources/read')[0]!;
+    let nowMs = deadline.deadlineMs + 5;
+    run.feed(responded(nowMs, 1, retry.requestId, content(uriA, 'fresh', 60_000)));
+    run.feed(responded(++nowMs, 1, lost.requestId, notFound));
+    run.feed(serveCommanded(++nowMs, uriA));
+    expect(effectsOf(run.last, 'ContentServed').length, 'the older not-found withheld content a later read brought').toBe(1);
+    // A read issued after the accepted one, lost and re-issued: its late not-found is newer news than what is served.
+    const listenId = effectsOf(run.all, 'RequestSent').find((e) => e.method === 'subscriptions/listen')!.requestId;
+    run.feed(tagged(++nowMs, 1, uriA, listenId));
+    for (const timer of effectsOf(run.last, 'TimerArmed').filter((t) => t.timer.kind !== 'hedge')) run.feed(timerFired(timer.deadlineMs, timer.timer, timer.deadlineMs));
+    const later = effectsOf(run.all, 'RequestSent').filter((e) => e.method === 'resources/read').at(-1)!;
+    expect(later.readOrdinal).toBeGreaterThan(retry.readOrdinal);
+    deadline = effectsOf(run.all, 'TimerArmed').filter((t) => t.timer.kind === 'hedge').at(-1)!;
+    run.feed(timerFired(deadline.deadlineMs, deadline.timer, deadline.deadlineMs));
+    nowMs = deadline.deadlineMs + 1;
+    run.feed(responded(nowMs, 1, later.requestId, notFound));
+    run.feed(serveCommanded(++nowMs, uriA));
+    expect(effectsOf(run.last, 'ContentServed')).toEqual([]);
+  });
+
   it('forgets an abandoned read 3 x readReissueMs after it was sent, so it does not stay in flight until the connection ends', () => {
     const { run, lost } = readInFlightAfterAck();
     const inFlight = (): number[] => (run.state.volatile.uris[uriA]?.requests ?? []).map((request) => request.requestId);

@@ -237,7 +237,10 @@ export function armReadDeadlines(d: Draft): void {
 export function onAbandonedAnswer(d: Draft, requestId: number, request: InflightRequest, outcome: ResponseOutcome): void {
   const sub = d.subscription(request.uri);
   if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
-  // A not-found is knowledge too: nothing cached is served until a read newer than it is accepted (its retry is in flight).
-  if (outcome.type === 'error' && isNotFound(outcome.code, outcome.message) && d.uriState(request.uri).leaseUntilMs > d.nowMs) d.setLease(request.uri, d.nowMs);
+  // A not-found is knowledge too: nothing cached is served until a read newer than it is accepted (its retry is in
+  // flight) — unless what is accepted came from a later read than this one (the ordinal fence): then the not-found
+  // is older news and changes nothing.
+  const newerThanAccepted = sub === undefined || request.readOrdinal > sub.lastAcceptedOrdinal;
+  if (outcome.type === 'error' && isNotFound(outcome.code, outcome.message) && newerThanAccepted && d.uriState(request.uri).leaseUntilMs > d.nowMs) d.setLease(request.uri, d.nowMs);
   d.emit({ type: 'AuditWritten', kind: 'READ_ABANDONED', uri: request.uri, requestId, detail: `late answer to abandoned read ordinal ${request.readOrdinal}, dropped` });
 }
