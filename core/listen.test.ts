@@ -209,7 +209,7 @@ describe('2026-07-28 listen', () => {
     run.feed(tagged(++nowMs, 1, uriA, listenId));
     for (const timer of effectsOf(run.last, 'TimerArmed').filter((t) => t.timer.kind !== 'hedge')) run.feed(timerFired(timer.deadlineMs, timer.timer, timer.deadlineMs));
     const later = effectsOf(run.all, 'RequestSent').filter((e) => e.method === 'resources/read').at(-1)!;
-    expect(later.readOrdinal).toBeGreaterThan(retry.readOrdinal);
+    expect(later.readOrdinal!).toBeGreaterThan(retry.readOrdinal!);
     deadline = effectsOf(run.all, 'TimerArmed').filter((t) => t.timer.kind === 'hedge').at(-1)!;
     run.feed(timerFired(deadline.deadlineMs, deadline.timer, deadline.deadlineMs));
     nowMs = deadline.deadlineMs + 1;

@@ -48,14 +48,15 @@ describe('the observation fold, metric by metric', () => {
     run.feed(connected(0, 1));
     subscribed(run, A, 10);
     run.feed(updated(100, 1, A)); // ACTIVE -> UPDATE_SEEN: acted on
-    run.feed(updated(150, 1, A)); // extends the debounce: coalesced
+    run.feed(updated(150, 1, A)); // while its read is in flight: one follow-up read, acted on
+    run.feed(updated(155, 1, A)); // the follow-up is already due: coalesced into it
     run.feed(updated(160, 0, A)); // an older session
     run.feed(updated(170, 1, B)); // never subscribed
     run.feed({ type: 'NotificationArrived', nowMs: 180, jitter: 0, sessionGeneration: 1, method: 'notifications/resources/updated', params: { uri: 42 } });
     const fate = (value: string): number => run.count('notifications', { 'fencesim.notification.kind': 'updated', 'fencesim.notification.fate': value });
-    expect([fate('acted_on'), fate('coalesced'), fate('audited_old_session'), fate('audited_unsubscribed'), fate('rejected')]).toEqual([1, 1, 1, 1, 1]);
+    expect([fate('acted_on'), fate('coalesced'), fate('audited_old_session'), fate('audited_unsubscribed'), fate('rejected')]).toEqual([2, 1, 1, 1, 1]);
     expect(run.count('protocolRejections', { 'fencesim.rejection.kind': 'InvalidUri', 'fencesim.rejection.source': 'core' })).toBe(1);
-    expect(run.observe.window.at(-1)!.updatedNotifications).toBe(2);
+    expect(run.observe.window.at(-1)!.updatedNotifications).toBe(3);
   });
 
   it('fence decisions: a late read leaves a stale ORDINAL receipt; a read after unsubscribe is after_close', () => {

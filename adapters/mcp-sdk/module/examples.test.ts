@@ -58,10 +58,11 @@ describe('examples/fixed-kb and FencedResourceCache pass', () => {
     // A static resource re-read at 4,641 ms (same content) and served at 21,065 ms was judged against the first read
     // at 393 ms: the observer now renews the lease on a re-read answering the content still served.
     { what: 'a re-read answering the content still served renews its lease (no false served_outside_lease)', client: () => example('fixed-kb'), seed: 2907749996, reached: (result) => result.oracle.serving.servesJudged },
-    // fenced-cache (shard 1/20): v55 reflected at 22,493 ms and served to the end, re-read unchanged after a
-    // resubscribe at 23,751 ms in the healed phase, was judged "still waiting for v55": such a re-read now counts
-    // as reflecting the version again (no false healed_convergence).
-    { what: 'a re-read answering the content still served reflects it in the healed phase (no false healed_convergence)', client: async () => cacheModule(), seed: 2880783671, reached: (result) => result.oracle.convergence.healedJudged },
+    // fenced-cache (shard 1/20 of seed 2026 found seed 2880783671 before the reference read every pulse; on today's
+    // core the same case is seed 3923002583): a version reflected and served to the end, re-read unchanged after a
+    // resubscribe in the healed phase, was judged "still waiting for" it: such a re-read now counts as reflecting
+    // the version again (no false healed_convergence).
+    { what: 'a re-read answering the content still served reflects it in the healed phase (no false healed_convergence)', client: async () => cacheModule(), seed: 3923002583, reached: (result) => result.oracle.convergence.healedJudged },
   ];
   for (const { what, client: clientOf, seed, reached } of swarmRegressions) {
     it(`${what} (swarm seed ${seed})`, async () => {

@@ -16,7 +16,8 @@ import { runModuleInterleaving } from '../module/module-world.js';
 import { VirtualTransport } from '../transport/virtual-transport.js';
 
 async function example(path: string): Promise<ModuleClient> {
-  return ((await import(`../../../examples/${path}.mjs`)) as { default: ModuleClient }).default;
+  const [folder, file] = path.split('/');
+  return ((await import(`../../../examples/${folder}/${file}.mjs`)) as { default: ModuleClient }).default;
 }
 
 async function gate(client: ModuleClient, scenarioName: string, interleavings: number, seed = 11) {
