@@ -13,7 +13,7 @@ import { deriveSeed } from '../../../sim/prng.js';
 import type { ModuleClient } from '../module/contract.js';
 import { moduleApplicability, runModuleRange } from '../module/module-gate.js';
 import { runModuleInterleaving } from '../module/module-world.js';
-import { VirtualTransport } from '../transport/virtual-transport.js';
+import { wireDuring } from '../transport/testing.js';
 
 async function example(path: string): Promise<ModuleClient> {
   const [folder, file] = path.split('/');
@@ -25,22 +25,6 @@ async function gate(client: ModuleClient, scenarioName: string, interleavings: n
   const spec = { seed, interleavings, scenario: scenarioName, client: client.name, maxFailures: 3 };
   const accumulator = await runModuleRange(spec, scenario, client, 0, interleavings);
   return { accumulator, verdict: verdictOf(accumulator, moduleApplicability(scenario, client).scenario) };
-}
-
-/** Every JSON-RPC message sent on a virtual link while `body` runs. */
-async function wireDuring(body: () => Promise<unknown>): Promise<string[]> {
-  const wire: string[] = [];
-  const send = VirtualTransport.prototype.send;
-  VirtualTransport.prototype.send = function (this: VirtualTransport, message, options) {
-    wire.push(JSON.stringify(message));
-    return send.call(this, message, options);
-  };
-  try {
-    await body();
-  } finally {
-    VirtualTransport.prototype.send = send;
-  }
-  return wire;
 }
 
 const checks = (accumulator: { checks: Float64Array }, invariant: keyof typeof invariantIndex): number => accumulator.checks[invariantIndex[invariant]]!;

@@ -11,7 +11,7 @@ import type { Scenario } from '../../../scenarios/scenario.js';
 import { era2026Faults } from '../../../sim/faults.js';
 import { GateAccumulator, verdictOf } from '../../../sim/gate.js';
 import { deriveSeed } from '../../../sim/prng.js';
-import { VirtualTransport } from '../transport/virtual-transport.js';
+import { wireDuring } from '../transport/testing.js';
 import { runAsyncRange } from '../sim/sdk-gate.js';
 import { runSdkEraInterleaving, sdkPairs, type SdkPair } from './v2-sim-world.js';
 
@@ -20,22 +20,6 @@ const swarm = findScenario('era2026-swarm')!;
 function gate(scenario: Scenario, client: ClientUnderTest<any>, interleavings: number, pair?: SdkPair, seed = 5): Promise<GateAccumulator> {
   const spec = { seed, interleavings, scenario: scenario.name, client: client.name, maxFailures: 5, transport: 'sdk' as const };
   return runAsyncRange(spec, (each, options) => runSdkEraInterleaving(each, scenario, client, pair === undefined ? options : { ...options, pair }), 0, interleavings);
-}
-
-/** Every JSON-RPC message sent on a virtual link while `body` runs (the wire, as the two SDKs wrote it). */
-async function wireDuring(body: () => Promise<unknown>): Promise<string[]> {
-  const wire: string[] = [];
-  const send = VirtualTransport.prototype.send;
-  VirtualTransport.prototype.send = function (this: VirtualTransport, message, options) {
-    wire.push(JSON.stringify(message));
-    return send.call(this, message, options);
-  };
-  try {
-    await body();
-  } finally {
-    VirtualTransport.prototype.send = send;
-  }
-  return wire;
 }
 
 describe('2026-07-28 over SDK v2', () => {
