@@ -82,6 +82,11 @@ export type ResponseVerdict =
   | { type: 'after-close'; closeOrdinal: number | null }
   | { type: 'stale'; reason: StaleReason; watermark: number };
 
+/** The ordinal fence alone: the read was issued after the one whose answer is accepted (ordinals carry over generations). */
+export function newerThanAccepted(sub: ResourceSubscriptionRecord | undefined, request: InflightRequest): boolean {
+  return sub === undefined || request.readOrdinal > sub.lastAcceptedOrdinal;
+}
+
 /** The single response judge: a pure function of the ledger record, the request and the connection. */
 export function judgeReadResponse(
   sub: ResourceSubscriptionRecord | undefined,
@@ -95,7 +100,7 @@ export function judgeReadResponse(
   if (!connection.connected || request.sessionGeneration !== connection.sessionGeneration) {
     return { type: 'stale', reason: 'SESSION', watermark: sub.lastAcceptedOrdinal };
   }
-  if (request.readOrdinal <= sub.lastAcceptedOrdinal) return { type: 'stale', reason: 'ORDINAL', watermark: sub.lastAcceptedOrdinal };
+  if (!newerThanAccepted(sub, request)) return { type: 'stale', reason: 'ORDINAL', watermark: sub.lastAcceptedOrdinal };
   if (revoked) return { type: 'stale', reason: 'REVOKED', watermark: sub.lastAcceptedOrdinal };
   return { type: 'accept' };
 }

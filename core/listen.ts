@@ -21,7 +21,7 @@
  */
 import { listenOf, readReissueMs, subscriptionIdOf } from './era.js';
 import { learnRevocation, permissionDeniedCode } from './authorization.js';
-import { isLive, issueRead, judgeInDraft, move } from './fence.js';
+import { isLive, issueRead, move, newerThanAccepted } from './fence.js';
 import { checkUri, interpretNotification, isNotFound, isObject } from './protocol.js';
 import type { Draft, InflightRequest } from './state.js';
 import type { ResourceSubscriptionRecord, ResponseOutcome } from './types.js';
@@ -238,8 +238,9 @@ export function onAbandonedAnswer(d: Draft, requestId: number, request: Inflight
   const sub = d.subscription(request.uri);
   if (sub !== undefined && outcome.type === 'error' && outcome.code === permissionDeniedCode) learnRevocation(d, request.uri, sub.subject, 'read');
   // A not-found is knowledge too: nothing cached is served until a read newer than it is accepted (its retry is in
-  // flight) — but only a not-found the single response judge would have let through (fence.ts: close, session,
-  // ordinal, revocation); an older one changes nothing.
-  if (outcome.type === 'error' && isNotFound(outcome.code, outcome.message) && judgeInDraft(d, request).type === 'accept' && d.uriState(request.uri).leaseUntilMs > d.nowMs) d.setLease(request.uri, d.nowMs);
+  // flight) — unless what is accepted came from a later read than this one (the ordinal fence alone): then the
+  // not-found is older news and changes nothing. The close and session fences do not apply: a read abandoned when
+  // its listen ended still asked the server, and the server's not-found is the truth then.
+  if (outcome.type === 'error' && isNotFound(outcome.code, outcome.message) && newerThanAccepted(sub, request) && d.uriState(request.uri).leaseUntilMs > d.nowMs) d.setLease(request.uri, d.nowMs);
   d.emit({ type: 'AuditWritten', kind: 'READ_ABANDONED', uri: request.uri, requestId, detail: `late answer to abandoned read ordinal ${request.readOrdinal}, dropped` });
 }
