@@ -75,6 +75,8 @@ export class IndexerWorld implements SimPort {
   readonly versions = new Map<string, DocumentModel>();
   readonly labels = new Map<string, string>();
   readonly deletions = new Map<string, number>();
+  /** Latest deletion or invalidation of each URI at the source, whether or not the outbox delivered it. */
+  readonly sourceDeletions = new Map<string, number>();
   readonly upserts = new Map<string, number>();
   readonly writes: VectorWrite[] = [];
   readonly storeLog: StoreApplication[] = [];
@@ -119,6 +121,10 @@ export class IndexerWorld implements SimPort {
 
   deliveredDeletion(uri: string): number {
     return this.deletions.get(uri) ?? 0;
+  }
+
+  sourceDeletion(uri: string): number {
+    return this.sourceDeletions.get(uri) ?? 0;
   }
 
   contentTypeOf(uri: string): string {
@@ -232,6 +238,7 @@ export class IndexerWorld implements SimPort {
       this.line(`source ${change.uri} v${sequence} ${change.label}`);
     } else {
       this.truthByUri.set(change.uri, { sequence, deleted: true, digest: '', model: null });
+      this.sourceDeletions.set(change.uri, sequence);
       entry = { uri: change.uri, sequence, operation: change.kind, digest: '', contentType: '', text: null, subject: 'alice' };
       this.line(`source ${change.uri} v${sequence} ${change.kind}`);
     }

@@ -30,6 +30,8 @@ export interface TruthView {
   versionModel(uri: string, sequence: number): DocumentModel | null;
   /** Highest delete or invalidation sequence delivered to the indexer (0: none). */
   deliveredDeletion(uri: string): number;
+  /** Highest delete or invalidation sequence at the source, delivered or not (0: none). */
+  sourceDeletion(uri: string): number;
   /** Whether the store ever applied a whole row write of this model for this URI. */
   applied(uri: string, model: string): boolean;
   /** Highest upsert sequence delivered to the indexer (0: none). */

@@ -4,7 +4,8 @@
  * older than the one served — the old model's vectors were kept beside the new ones and kept up to date,
  * so a rollback is a switch of reads, never a step back or a re-index. Judged on the indexer's published
  * manifest at the switch, against what reads actually returned before it (the ground truth of serving).
- * Resources deleted or revoked since are not held to it. (Whether the store then holds those rows whole is
+ * Resources deleted or revoked at the source since, delivered or not, are not held to it: what was served is
+ * obsolete, and a re-created resource is judged by freshness, not by the rollback. (Whether the store then holds those rows whole is
  * the read path's business: a blind-upsert store can overwrite them with any model active, which
  * `read_refused_live_rate` measures.)
  */
@@ -26,7 +27,7 @@ export function rollbackLost(): Checker {
         if (effect.type !== 'ReadsSwitched' || !rollbackAsked) continue;
         rollbackAsked = false;
         for (const [uri, served] of lastServed) {
-          if (truth.truth(uri)?.deleted === true || truth.deliveredDeletion(uri) >= served) continue;
+          if (truth.truth(uri)?.deleted === true || truth.sourceDeletion(uri) > served) continue;
           this.checked++;
           const sequence = publishedNow.get(uri + '|' + effect.model) ?? truth.state.durable.meta[uri]?.indexed[effect.model]?.sequence;
           if (sequence !== undefined && sequence >= served) continue;
