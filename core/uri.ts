@@ -14,23 +14,14 @@
 // Anything that is not a URI (RFC 3986 "URI" production, lightly checked IP literals) is returned as
 // a typed rejection. Pure: no I/O, never throws; the only module state is a bounded memo of answers.
 
+import { BRACKET_CLOSE, BRACKET_OPEN, COLON, DOT, HASH, PERCENT, QUESTION, SLASH, hexValue, isAlphaCode, isLowerAlphaCode, isLowerRegNameCode, isLowerSchemeCode, isPathCodeWithoutPercent, isQueryCodeWithoutPercent, isSchemeCode, isSubDelimCode, isUnreservedCode, isUriCode, toLowerCode } from './uri-chars.js';
+
 export type UriRejection = { type: 'InvalidUri'; input: string; reason: string };
 export type CanonicalUriResult = { ok: true; uri: string } | { ok: false; error: UriRejection };
 
 export const URI_LENGTH_MAX = 8192;
 const PORT_MAX = 65535;
 const HEX_DIGITS_UPPER = '0123456789ABCDEF';
-
-// Character codes.
-const PERCENT = 37;
-const DOT = 46;
-const SLASH = 47;
-const COLON = 58;
-const QUESTION = 63;
-const AT = 64;
-const BRACKET_OPEN = 91;
-const BRACKET_CLOSE = 93;
-const HASH = 35;
 
 type Part = { ok: true; text: string } | { ok: false; reason: string };
 
@@ -368,69 +359,4 @@ function everyCode(input: string, start: number, end: number, predicate: (code: 
     if (!predicate(input.charCodeAt(index))) return false;
   }
   return true;
-}
-
-// Character classes (RFC 3986 §2, §3.1). NaN (past the end of a string) is in no class.
-
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 65 && code <= 70) return code - 55;
-  if (code >= 97 && code <= 102) return code - 87;
-  return -1;
-}
-
-function toLowerCode(code: number): number {
-  return code >= 65 && code <= 90 ? code + 32 : code;
-}
-
-function isLowerAlphaCode(code: number): boolean {
-  return code >= 97 && code <= 122;
-}
-
-function isAlphaCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
-}
-
-function isDigitCode(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
-function isSchemeCode(code: number): boolean {
-  return isAlphaCode(code) || isDigitCode(code) || code === 43 || code === 45 || code === DOT;
-}
-
-function isLowerSchemeCode(code: number): boolean {
-  return isLowerAlphaCode(code) || isDigitCode(code) || code === 43 || code === 45 || code === DOT;
-}
-
-/** unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~" */
-function isUnreservedCode(code: number): boolean {
-  return isAlphaCode(code) || isDigitCode(code) || code === 45 || code === DOT || code === 95 || code === 126;
-}
-
-/** sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "=" */
-function isSubDelimCode(code: number): boolean {
-  return code === 33 || code === 36 || (code >= 38 && code <= 44) || code === 59 || code === 61;
-}
-
-/** Any character that may appear in a URI: unreserved, reserved, or "%". */
-function isUriCode(code: number): boolean {
-  if (code < 33 || code > 126) return false;
-  // Printable ASCII that is never allowed: " < > \ ^ ` { | }
-  return code !== 34 && code !== 60 && code !== 62 && code !== 92 && code !== 94 && code !== 96 &&
-    code !== 123 && code !== 124 && code !== 125;
-}
-
-function isLowerRegNameCode(code: number): boolean {
-  return isLowerAlphaCode(code) || isDigitCode(code) || code === 45 || code === DOT || code === 95 ||
-    code === 126 || isSubDelimCode(code);
-}
-
-/** pchar without pct-encoded: unreserved / sub-delims / ":" / "@" */
-function isPathCodeWithoutPercent(code: number): boolean {
-  return isUnreservedCode(code) || isSubDelimCode(code) || code === COLON || code === AT;
-}
-
-function isQueryCodeWithoutPercent(code: number): boolean {
-  return isPathCodeWithoutPercent(code) || code === SLASH || code === QUESTION;
 }
