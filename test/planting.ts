@@ -51,8 +51,8 @@ const noMoveWhenClosing: readonly Patch[] = [
 export const plantedBugs: readonly PlantedBug[] = [
   {
     name: 'ordinal-fence-ge',
-    description: 'ordinal fence accepts readOrdinal >= watermark instead of > (judgeReadResponse)',
-    patches: [{ file: 'fence.ts', find: 'if (request.readOrdinal <= sub.lastAcceptedOrdinal) return', replace: 'if (request.readOrdinal < sub.lastAcceptedOrdinal) return' }],
+    description: 'ordinal fence accepts readOrdinal >= watermark instead of > (newerThanAccepted, used by judgeReadResponse)',
+    patches: [{ file: 'fence.ts', find: 'request.readOrdinal > sub.lastAcceptedOrdinal;', replace: 'request.readOrdinal >= sub.lastAcceptedOrdinal;' }],
     scenarios: ['read-race', 'duplicate-storm', 'close-race', 'reconnect', 'swarm'],
     invariants: ['version_regression', 'accept_when_not_active', 'late_tombstone'],
   },
