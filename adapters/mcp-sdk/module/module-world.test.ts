@@ -56,6 +56,17 @@ describe('determinism of module clients', () => {
     expect(mismatch.first).not.toBe(mismatch.second);
   }, 60_000);
 
+  it("a client's global setImmediate callback runs at the end of the instant it was armed in (the world then takes its event-loop turn at once), so the client is deterministic", async () => {
+    const client = await fixture('immediate');
+    const { deferrals } = (await import('../../../test/fixtures/modules/immediate.mjs')) as unknown as { deferrals: { armedAtMs: number; ranAtMs: number }[] };
+    deferrals.length = 0;
+    await runModuleInterleaving(3, findScenario('read-race')!, client, { trace: false, record: false });
+    expect(deferrals.length).toBeGreaterThan(10);
+    expect(deferrals.filter((deferral) => deferral.ranAtMs !== deferral.armedAtMs)).toEqual([]);
+    const check = await moduleSelfCheck(5, findScenario('read-race')!, client, [0, 1, 2], 1);
+    expect(check.nondeterministic_interleavings).toBe(0);
+  }, 60_000);
+
   it('a client using a real setTimeout captured before the run is caught by the self-check', async () => {
     const check = await moduleSelfCheck(5, findScenario('read-race')!, await fixture('real-timer'), [0, 1, 2, 3], 1);
     expect(check.nondeterministic_interleavings).toBeGreaterThan(0);
