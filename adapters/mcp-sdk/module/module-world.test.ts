@@ -12,8 +12,12 @@ import type { ModuleClient } from './contract.js';
 import { moduleApplicability, moduleSelfCheck } from './module-gate.js';
 import { runModuleInterleaving } from './module-world.js';
 
+async function fixtureModule(name: string): Promise<{ default: ModuleClient } & Record<string, unknown>> {
+  return (await import(`../../../test/fixtures/modules/${name}.mjs`)) as { default: ModuleClient } & Record<string, unknown>;
+}
+
 async function fixture(name: string): Promise<ModuleClient> {
-  return ((await import(`../../../test/fixtures/modules/${name}.mjs`)) as { default: ModuleClient }).default;
+  return (await fixtureModule(name)).default;
 }
 
 async function example(name: string): Promise<ModuleClient> {
@@ -57,8 +61,9 @@ describe('determinism of module clients', () => {
   }, 60_000);
 
   it("a client's global setImmediate callback runs at the end of the instant it was armed in (the world then takes its event-loop turn at once), so the client is deterministic", async () => {
-    const client = await fixture('immediate');
-    const { deferrals } = (await import('../../../test/fixtures/modules/immediate.mjs')) as unknown as { deferrals: { armedAtMs: number; ranAtMs: number }[] };
+    const loaded = await fixtureModule('immediate');
+    const client = loaded.default;
+    const deferrals = loaded.deferrals as { armedAtMs: number; ranAtMs: number }[];
     deferrals.length = 0;
     await runModuleInterleaving(3, findScenario('read-race')!, client, { trace: false, record: false });
     expect(deferrals.length).toBeGreaterThan(10);
