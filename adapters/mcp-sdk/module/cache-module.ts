@@ -3,12 +3,15 @@
  * that runs a `FencedResourceCache` (by default over the reference core, or over any `ClientUnderTest`)
  * on the connections the harness gives it. It claims every feature the reducer supports; with
  * `durable`/`recover` it persists its ledger in `env.store` after every step and recovers from it.
+ * The reference core's ledger is persisted as its JSON text, written by `SharedJson` (its steps copy what
+ * they change, so only the changed records are written again); any other reducer's ledger as the object.
  */
 import { referenceClient } from '../../../core/reducer.js';
 import type { Ledger } from '../../../core/state.js';
 import type { ClientConfig, ClientUnderTest } from '../../../core/types.js';
 import { FencedResourceCache, type SdkConnectionFactory } from '../cache/fenced-cache.js';
 import type { ModuleClient, ModuleHandle } from './contract.js';
+import { SharedJson } from './shared-json.js';
 
 export interface CacheModuleOptions {
   /** The reducer the cache runs (default: the reference core). */
@@ -28,7 +31,8 @@ export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
     description: `FencedResourceCache running ${reducer.name}`,
     features: { subscriptions: true, catalogs: true, revocationFeed: true, crashRecovery: recovers },
     start(env): ModuleHandle {
-      const ledger = recovers ? (env.store?.load() as Ledger | undefined) : undefined;
+      const stored = recovers ? env.store?.load() : undefined;
+      const ledger = (typeof stored === 'string' ? JSON.parse(stored) : stored) as Ledger | undefined;
       const cache = new FencedResourceCache({
         client: reducer,
         connect: env.connect,
@@ -43,12 +47,14 @@ export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
         // The core replaces its ledger object whenever the ledger changes: persist each new one (as written to disk).
         const store = env.store;
         const durable = reducer.durable!;
+        // The reference core never changes a ledger it returned (copy-on-write), so its text can be shared.
+        const json = reducer === referenceClient ? new SharedJson() : null;
         let saved: unknown = undefined;
         cache.onStep(() => {
           const ledger = durable(cache.clientState);
           if (ledger === saved) return;
           saved = ledger;
-          store.save(ledger);
+          store.save(json === null ? ledger : json.write(ledger));
         });
       }
       cache.start().catch(() => undefined); // a failed first connect is retried by the reconnect policy

@@ -25,13 +25,18 @@ export interface ModuleDriverWorld {
   fail(error: unknown): void;
 }
 
+/** The store of a client claiming crashRecovery: what `save` got, as JSON (a string, immutable, is kept as it is). */
 class JsonStore implements ModuleStore {
   private json: string | undefined;
+  private text: string | undefined;
   load(): unknown {
+    if (this.text !== undefined) return this.text;
     return this.json === undefined ? undefined : JSON.parse(this.json);
   }
   save(value: unknown): void {
-    this.json = JSON.stringify(value);
+    const text = typeof value === 'string';
+    this.text = text ? value : undefined;
+    this.json = text ? undefined : JSON.stringify(value);
   }
 }
 

@@ -12,8 +12,12 @@ import type { ModuleClient } from './contract.js';
 import { moduleApplicability, moduleSelfCheck } from './module-gate.js';
 import { runModuleInterleaving } from './module-world.js';
 
+async function fixtureModule(name: string): Promise<{ default: ModuleClient } & Record<string, unknown>> {
+  return (await import(`../../../test/fixtures/modules/${name}.mjs`)) as { default: ModuleClient } & Record<string, unknown>;
+}
+
 async function fixture(name: string): Promise<ModuleClient> {
-  return ((await import(`../../../test/fixtures/modules/${name}.mjs`)) as { default: ModuleClient }).default;
+  return (await fixtureModule(name)).default;
 }
 
 async function example(name: string): Promise<ModuleClient> {
@@ -54,6 +58,18 @@ describe('determinism of module clients', () => {
     const mismatch = check.mismatches[0]!;
     expect(mismatch.line).toBeGreaterThan(0);
     expect(mismatch.first).not.toBe(mismatch.second);
+  }, 60_000);
+
+  it("a client's global setImmediate callback runs at the end of the instant it was armed in (the world then takes its event-loop turn at once), so the client is deterministic", async () => {
+    const loaded = await fixtureModule('immediate');
+    const client = loaded.default;
+    const deferrals = loaded.deferrals as { armedAtMs: number; ranAtMs: number }[];
+    deferrals.length = 0;
+    await runModuleInterleaving(3, findScenario('read-race')!, client, { trace: false, record: false });
+    expect(deferrals.length).toBeGreaterThan(10);
+    expect(deferrals.filter((deferral) => deferral.ranAtMs !== deferral.armedAtMs)).toEqual([]);
+    const check = await moduleSelfCheck(5, findScenario('read-race')!, client, [0, 1, 2], 1);
+    expect(check.nondeterministic_interleavings).toBe(0);
   }, 60_000);
 
   it('a client using a real setTimeout captured before the run is caught by the self-check', async () => {

@@ -3,6 +3,7 @@
  * deadline for it, and clearing the timer cancels that wake-up (an SDK request timeout cleared by its response
  * must not wake the world 60 s later for nothing).
  */
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualRuntime } from './virtual-runtime.js';
 
@@ -75,5 +76,39 @@ describe('virtual runtime wake-ups', () => {
     setTimeout(() => setTimeout(() => undefined, 0), 10);
     runtime.sync(10);
     expect(wakes.map((wake) => wake.deadlineMs)).toEqual([10, 11]);
+  });
+});
+
+describe('virtual runtime setImmediate', () => {
+  it('knows while a callback armed with the global setImmediate is pending: until it ran or was cleared', async () => {
+    const { runtime } = recorder();
+    const ran: unknown[] = [];
+    expect(runtime.immediatesPending).toBe(false);
+    setImmediate(function (this: unknown, value: string) {
+      ran.push(value, this !== undefined);
+    }, 'argument');
+    expect(runtime.immediatesPending).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(['argument', true]); // its arguments, and the Immediate as `this`
+    expect(runtime.immediatesPending).toBe(false);
+    const cleared = setImmediate(() => ran.push('cleared'));
+    expect(runtime.immediatesPending).toBe(true);
+    clearImmediate(cleared);
+    expect(runtime.immediatesPending).toBe(false);
+    const promised = promisify(setImmediate)(); // util.promisify(setImmediate) is followed too
+    expect(runtime.immediatesPending).toBe(true);
+    await promised;
+    expect(runtime.immediatesPending).toBe(false);
+    expect(ran).toEqual(['argument', true]);
+  });
+
+  it('a non-function is refused as Node refuses it, and uninstall puts the real functions back', () => {
+    const real = globalThis.setImmediate;
+    const { runtime } = recorder();
+    expect(globalThis.setImmediate).not.toBe(real);
+    expect(() => setImmediate('not a function' as never)).toThrow(TypeError);
+    runtime.uninstall();
+    current = null;
+    expect(globalThis.setImmediate).toBe(real);
   });
 });

@@ -7,7 +7,11 @@
  *
  * Only one interleaving may run at a time in a thread (the globals are shared): `install` refuses a second.
  * setImmediate, process.nextTick and queueMicrotask stay real: the harness drains promise jobs with them.
+ * The global setImmediate is followed, though: while a callback the client armed with it is pending, the
+ * world takes its event-loop turn at the end of the instant (`immediatesPending`), so such callbacks run
+ * where they always did; otherwise the world takes a turn only every few instants (module-world.ts).
  */
+import { promisify } from 'node:util';
 import { withGlobal, type Clock as InstalledClock } from '@sinonjs/fake-timers';
 import { createPrng } from '../../../sim/prng.js';
 
@@ -32,6 +36,9 @@ let installed: VirtualRuntime | null = null;
 export class VirtualRuntime {
   private clock: InstalledClock | null = null;
   private realRandom: (() => number) | null = null;
+  private realImmediate: { set: typeof setImmediate; clear: typeof clearImmediate } | null = null;
+  /** The global setImmediate callbacks armed during the run that have neither run nor been cleared. */
+  private readonly immediates = new Set<unknown>();
 
   constructor(
     private readonly seed: number,
@@ -100,6 +107,35 @@ export class VirtualRuntime {
       unwake(timer);
       fakeClearInterval(timer);
     };
+    this.followImmediates();
+  }
+
+  /** Whether a setImmediate callback armed during the run is still pending. */
+  get immediatesPending(): boolean {
+    return this.immediates.size > 0;
+  }
+
+  /** Wraps the global setImmediate/clearImmediate to know which callbacks armed with them are pending. */
+  private followImmediates(): void {
+    const set = globalThis.setImmediate;
+    const clear = globalThis.clearImmediate;
+    this.realImmediate = { set, clear };
+    const immediates = this.immediates;
+    const followed = (fn: TimerFn, ...args: unknown[]): unknown => {
+      if (typeof fn !== 'function') return (set as unknown as (fn: unknown) => unknown)(fn); // Node's own error
+      const immediate: unknown = set(function (this: unknown, ...callArgs: unknown[]) {
+        immediates.delete(immediate);
+        fn.apply(this, callArgs);
+      }, ...args);
+      immediates.add(immediate);
+      return immediate;
+    };
+    (followed as unknown as Record<symbol, unknown>)[promisify.custom] = (value?: unknown) => new Promise((resolve) => followed(resolve, value));
+    (globalThis as Record<string, unknown>).setImmediate = followed;
+    (globalThis as Record<string, unknown>).clearImmediate = (immediate: unknown) => {
+      immediates.delete(immediate);
+      clear(immediate as Parameters<typeof clearImmediate>[0]);
+    };
   }
 
   /**
@@ -126,6 +162,12 @@ export class VirtualRuntime {
     this.clock?.uninstall();
     this.clock = null;
     if (this.realRandom !== null) Math.random = this.realRandom;
+    if (this.realImmediate !== null) {
+      globalThis.setImmediate = this.realImmediate.set;
+      globalThis.clearImmediate = this.realImmediate.clear;
+      this.realImmediate = null;
+    }
+    this.immediates.clear();
     installed = null;
   }
 }

@@ -85,6 +85,18 @@ interface VirtualEvent {
   fire: () => void;
 }
 
+/** What a module world does around each event (see `VirtualClockOptions.eventHooks`). */
+export interface VirtualEventHooks {
+  before(): void;
+  settled(): void;
+  /**
+   * Asked at the end of each instant: take the event-loop turn now? Absent: every instant. The promise jobs
+   * are drained after each event anyway; the turn only lets macrotasks run (the client's setImmediate
+   * callbacks, and whatever escaped onto real timers or I/O, which the determinism self-check then sees).
+   */
+  turnDue?(): boolean;
+}
+
 export interface VirtualClockOptions {
   /** Virtual time at construction (default 0). */
   startMs?: number;
@@ -93,9 +105,10 @@ export interface VirtualClockOptions {
   /**
    * Module clients: `before` runs before each event, `settled` after it once the microtasks it started have
    * settled (one `drainPromiseJobs` per event, so what a client does is attributed to the event it reacts
-   * to), and one `setImmediate` turn ends each instant. Unset: one drain per instant.
+   * to), and one `setImmediate` turn ends each instant for which `turnDue` (if given) says so. Unset: one
+   * drain per instant.
    */
-  eventHooks?: { before(): void; settled(): void };
+  eventHooks?: VirtualEventHooks;
 }
 
 /**
@@ -110,7 +123,7 @@ export class VirtualClock implements Clock {
   /** Handles scheduled and neither fired nor cleared. */
   private readonly live = new Set<TimerHandle>();
   private readonly eventsPerCallMax: number;
-  private readonly eventHooks: { before(): void; settled(): void } | undefined;
+  private readonly eventHooks: VirtualEventHooks | undefined;
   /** Events fired since construction. */
   eventsFired = 0;
 
@@ -166,7 +179,7 @@ export class VirtualClock implements Clock {
     let events = 0;
     while (this.nextDeadlineMs() <= targetMs) {
       events += await this.fireNext();
-      this.guard(events, `advanceTo(${targetMs})`);
+      this.guard(events, 'advanceTo', targetMs);
       if (stop?.() === true) return;
     }
     if (targetMs > this.now) this.now = targetMs;
@@ -215,9 +228,9 @@ export class VirtualClock implements Clock {
     return watched;
   }
 
-  private guard(events: number, where: string): void {
+  private guard(events: number, where: string, targetMs?: number): void {
     if (events > this.eventsPerCallMax) {
-      throw new Error(`VirtualClock.${where}: more than ${this.eventsPerCallMax} events in one call (a timer loop?) at ${this.now} ms`);
+      throw new Error(`VirtualClock.${where}${targetMs === undefined ? '' : `(${targetMs})`}: more than ${this.eventsPerCallMax} events in one call (a timer loop?) at ${this.now} ms`);
     }
   }
 
@@ -230,21 +243,22 @@ export class VirtualClock implements Clock {
     let fired = 0;
     const instantMs = this.nextDeadlineMs();
     this.now = instantMs;
+    const hooks = this.eventHooks;
     while (this.nextDeadlineMs() === instantMs) {
       const event = this.queue.pop()!;
       this.live.delete(event.handle);
       this.eventsFired++;
       fired++;
-      const hooks = this.eventHooks;
       hooks?.before();
       event.fire();
       if (hooks === undefined) continue;
       await drainPromiseJobs();
       hooks.settled();
     }
-    // One event-loop turn per instant: whatever escaped onto real macrotasks (a real timer, I/O) still
-    // runs, and shows up in the determinism self-check, instead of waiting for the end of the run.
-    await drainMicrotasks();
+    // An event-loop turn (every instant unless `turnDue` says otherwise): whatever escaped onto real
+    // macrotasks (a real timer, I/O) still runs, and shows up in the determinism self-check, instead of
+    // waiting for the end of the run. A turn costs a few µs, as much as the rest of an event's harness work.
+    if (hooks?.turnDue === undefined || hooks.turnDue()) await drainMicrotasks();
     return fired;
   }
 
