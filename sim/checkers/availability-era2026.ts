@@ -19,8 +19,8 @@ export class Era2026Availability {
   /** Per resource: the truth TTL of the accepted content's read (-1: none known) and when it was received. */
   private readonly ttlMs: Float64Array;
   private readonly receivedAtMs: Float64Array;
-  /** Per resource: the end of the millisecond in which a listen holding it last ended (-1: never). */
-  private readonly listenLostBeforeMs: Float64Array;
+  /** Per resource: when (stamped) a listen holding it last ended (-1: never). */
+  private readonly listenLostAtMs: Float64Array;
   /** Resources whose listen ended, to be dated by the step that delivers (or makes) the end. */
   private readonly lostPending: number[] = [];
 
@@ -30,7 +30,7 @@ export class Era2026Availability {
   ) {
     this.ttlMs = new Float64Array(count).fill(none);
     this.receivedAtMs = new Float64Array(count).fill(none);
-    this.listenLostBeforeMs = new Float64Array(count).fill(none);
+    this.listenLostAtMs = new Float64Array(count).fill(none);
   }
 
   isEra(generation: number): boolean {
@@ -48,10 +48,12 @@ export class Era2026Availability {
     for (const resource of this.watch.resourcesOf(listenId)) this.lostPending.push(resource);
   }
 
-  /** A step at `timeMs` delivered (or made) the pending listen ends. */
-  afterStep(timeMs: number): void {
+  /** A step at `timeMs` delivered (or made) the pending listen ends: stamped before that step's requests are. */
+  afterStep(timeMs: number, clock: { stamp(timeMs: number): number }): void {
     const pending = this.lostPending;
-    for (let index = 0; index < pending.length; index++) this.listenLostBeforeMs[pending[index]!] = timeMs + 1;
+    if (pending.length === 0) return;
+    const stampMs = clock.stamp(timeMs);
+    for (let index = 0; index < pending.length; index++) this.listenLostAtMs[pending[index]!] = stampMs;
     pending.length = 0;
   }
 
@@ -62,7 +64,7 @@ export class Era2026Availability {
   windowEndMs(resource: number, generation: number, readSentAtMs: number): number {
     const ttlMs = this.ttlMs[resource]!;
     if (ttlMs <= 0 || !this.watch.isWatched(resource, generation)) return none;
-    if (this.listenLostBeforeMs[resource]! > readSentAtMs) return none;
+    if (this.listenLostAtMs[resource]! >= readSentAtMs) return none;
     return this.receivedAtMs[resource]! + ttlMs / 2;
   }
 }

@@ -35,6 +35,8 @@ import type { TruthEvent } from '../kernel/truth.js';
 export interface AvailabilitySink extends ViolationSink {
   resourceOf(uri: string): number;
   checked(invariant: 'refused_fresh'): void;
+  /** A time that also orders events within one virtual ms (oracle.ts); this step's requests are stamped after the step is judged. */
+  stamp(timeMs: number): number;
 }
 
 /** A serve command the world is about to hand the client (truth event 'serve', kernel/truth.ts). */
@@ -159,10 +161,10 @@ export class AvailabilityChecker {
 
   /** After a client step was judged: date a delivered notification, settle a pending serve. */
   afterStep(effects: readonly ClientEffect[], truth: StepTruth): void {
-    this.era2026.afterStep(truth.timeMs);
+    this.era2026.afterStep(truth.timeMs, this.sink);
     if (this.notifiedResource !== none) {
-      // The end of that millisecond: a read sent in it may have gone out before the notification arrived.
-      this.notifiedAtMs[this.notifiedResource] = truth.timeMs + 1;
+      // Stamped (oracle.stamp) before the requests of this step are, after those of earlier steps.
+      this.notifiedAtMs[this.notifiedResource] = this.sink.stamp(truth.timeMs);
       this.notifiedResource = none;
     }
     if (this.pendingResource === none) return;
