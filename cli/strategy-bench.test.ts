@@ -42,8 +42,9 @@ describe('strategy benchmark: cells', () => {
     expect(row('naive-overwrite', 300).readsPerChange).toBeLessThan(4.4);
   });
 
-  it('the reference coalesces: fewer reads than notified changes, even under duplicates', () => {
-    expect(row('reference', 300).readsPerChange).toBeLessThan(1);
+  it('the reference coalesces: at most 1.2 reads per notified change (issue 10), even under duplicates', () => {
+    // About 1 at 300 %: copies are coalesced, the third pulse after a window's read was answered gets one extra read (core/duplicates.ts).
+    expect(row('reference', 300).readsPerChange).toBeLessThan(1.2);
     expect(row('subscribe-version-check', 300).readsPerChange).toBeGreaterThan(3.6);
   });
 

@@ -4,7 +4,7 @@ import { interpretNotification, isObject } from './protocol.js';
 import { isEra2026 } from './era.js';
 import { cancelListen, endListenWatch, routeListenNotification } from './listen.js';
 import { invalidateOnUpdated } from './ttl.js';
-import { serverDuplicates } from './duplicates.js';
+import { pulseInWindow, serverDuplicates } from './duplicates.js';
 import { onListChanged } from './scan.js';
 import { Draft } from './state.js';
 import { subscriptionStarted } from './reducer-sessions.js';
@@ -111,8 +111,11 @@ function leadingRead(d: Draft, uri: string): void {
 function coalescedIntoLeadingRead(d: Draft, uri: string): boolean {
   // 2026-07-28: never, because a read sent before the notification cannot prove the content is fresh.
   // 2025-11-25: only on a server seen to duplicate pulses (duplicates.ts); elsewhere every pulse is news.
-  return !isEra2026(d) && serverDuplicates(d) && d.timerDeadline('debounce', uri) > d.nowMs;
+  if (isEra2026(d) || !serverDuplicates(d) || d.timerDeadline('debounce', uri) <= d.nowMs) return false;
+  if (pulseInWindow(d, uri) === 'extra-read') issueRead(d, uri, 'notification');
+  return true;
 }
+
 
 function openDebounce(d: Draft, uri: string, inFlight: number): void {
   move(d, uri, 'update_seen');

@@ -56,6 +56,9 @@ export interface UriVolatile {
   dirty: boolean;
   /** When the current debounce window opened (UPDATE_SEEN), or -1. */
   pulseAtMs: number;
+  /** Pulses counted towards the extra read of the debounce window ending at `lateWindowMs` (duplicates.ts); -1: none. */
+  lateWindowMs: number;
+  latePulses: number;
   /** Deadlines by timer kind, in `timerKinds` order. A TimerFired whose deadline differs is stale. */
   deadlines: number[];
   /** Cached content may be served until this time (authorization lease), -1 when none. */

@@ -19,6 +19,8 @@ const idleUri: UriVolatile = Object.freeze({
   inFlight: 0,
   dirty: false,
   pulseAtMs: -1,
+  lateWindowMs: -1,
+  latePulses: 0,
   deadlines: idleDeadlines,
   leaseUntilMs: -1,
   confirmAfterOrdinal: -1,
@@ -247,6 +249,8 @@ export class Draft {
       inFlight: current.inFlight,
       dirty: current.dirty,
       pulseAtMs: current.pulseAtMs,
+      lateWindowMs: current.lateWindowMs,
+      latePulses: current.latePulses,
       deadlines: current.deadlines,
       leaseUntilMs: current.leaseUntilMs,
       confirmAfterOrdinal: current.confirmAfterOrdinal,
@@ -308,6 +312,13 @@ export class Draft {
   }
 
   /** Sets the deletion-confirmation progress of a URI; (-1, -1) voids it. */
+  /** `pulses` late pulses counted in the debounce window ending at `windowMs` (duplicates.ts). */
+  setLatePulses(uri: string, windowMs: number, pulses: number): void {
+    const state = this.mutableUri(uri);
+    state.lateWindowMs = windowMs;
+    state.latePulses = pulses;
+  }
+
   setConfirmAfter(uri: string, ordinal: number, evidenceMs = -1): void {
     const current = this.uriState(uri);
     if (current.confirmAfterOrdinal === ordinal && current.notFoundEvidenceMs === evidenceMs) return;

@@ -33,7 +33,8 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     description: "MCP 2026-07-28: listen/ack/tags, TTL and the era's faults, over a random subset of the session-free 2025 faults",
     era: '2026-07-28',
     targets: allInvariants,
-    catches: [],
+    // refused_fresh on a 2026-07-28 connection (sim/checkers/availability-era2026.ts).
+    catches: ['naive-never-serve'],
     sometimes: era2026Faults,
     claims: ['read_amplification', 'convergence_60s', 'staleness_at_serve_p99_ms'],
     plan: era2026Plan,

@@ -120,7 +120,7 @@ export class Oracle {
     this.taskAge = new TaskAgeChecker(this);
     this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
     this.stalenessBound = new StalenessBoundChecker(this);
-    this.availability = new AvailabilityChecker(this, uris, (generation) => this.era2026Watch.isEra(generation));
+    this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
   }
 
   get notificationReads(): number {
@@ -216,6 +216,7 @@ export class Oracle {
         if (event.requested) this.era2026Serving.notification.onAckedAsRequested(event.listenId, event.resource);
         break;
       case 'listen-ended':
+        this.availability.era2026.onListenEnding(event.listenId);
         this.era2026Watch.onEnded(event.listenId);
         break;
       case 'listen-updated':
@@ -309,6 +310,7 @@ export class Oracle {
         this.convergence.onBoundPublished(this.resourceOf(effect.uri), effect.boundMs);
         break;
       case 'ListenCancelled':
+        this.availability.era2026.onListenEnding(effect.requestId);
         this.era2026Watch.onEnded(effect.requestId);
         break;
       case 'RequestSent':
@@ -391,7 +393,9 @@ export class Oracle {
     if (resource < 0) return;
     const own = content !== undefined && content.resource === resource;
     if (own) this.era2026Serving.onAccepted(resource, digest, content.version, truth);
-    this.availability.onAccepted(resource, own ? content.version : -1, truth);
+    const entry = own ? this.era2026Serving.entries.entryOf(resource, digest) : undefined;
+    const ttlMs = entry !== undefined && entry.sentAtMs === truth.requestSentAtMs && truth.requestSentAtMs >= 0 ? entry.ttlMs : -1;
+    this.availability.onAccepted(resource, own ? content.version : -1, truth, ttlMs);
   }
 
   private onTombstoned(uri: string): void {

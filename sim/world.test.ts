@@ -41,7 +41,7 @@ const goldenTraceHashes: Record<string, number> = {
   'client-crash': 0x513bb5df,
   'close-race': 0x8cbc5f13,
   'cursor-cycle': 0x8cbc39f2,
-  'duplicate-storm': 0x23d9cb89,
+  'duplicate-storm': 0x958d5e6f,
   'era-both': 0x6cff0852,
   'era2026-broken-stream': 0x784cbcfd,
   'era2026-listing': 0xd03993ef,

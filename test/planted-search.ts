@@ -1,6 +1,6 @@
 /**
- * Test support for planted bugs: find the first default-gate (swarm) interleaving on which a planted copy
- * violates one of the bug's invariants while the unpatched copy does not, and shrink it.
+ * Test support for planted bugs: find the first default-gate (swarm, or another scenario's) interleaving on
+ * which a planted copy violates one of the bug's invariants while the unpatched copy does not, and shrink it.
  */
 import { expect } from 'vitest';
 import type { ClientUnderTest } from '../core/types.js';
@@ -17,8 +17,8 @@ export interface PlantedCatch {
   invariant: InvariantName;
 }
 
-export function findSwarmCatch(rootSeed: number, interleavingsMax: number, client: ClientUnderTest<any>, control: ClientUnderTest<any>, invariants: readonly InvariantName[]): PlantedCatch | null {
-  const scenario = findScenario('swarm')!;
+export function findSwarmCatch(rootSeed: number, interleavingsMax: number, client: ClientUnderTest<any>, control: ClientUnderTest<any>, invariants: readonly InvariantName[], scenarioName = 'swarm'): PlantedCatch | null {
+  const scenario = findScenario(scenarioName)!;
   for (let index = 0; index < interleavingsMax; index++) {
     const seed = deriveSeed(rootSeed, index);
     const planted = runInterleaving(seed, scenario, client, { trace: false, record: false });
@@ -32,12 +32,12 @@ export function findSwarmCatch(rootSeed: number, interleavingsMax: number, clien
 
 export const plantedTimelineLinesMax = 30;
 
-/** Finds a catching swarm seed for `bug` and shrinks it; asserts the catch, the shrink completing within its replay budget and the timeline bound. */
-export function expectCaughtAndShrunk(label: string, rootSeed: number, interleavingsMax: number, bug: PlantedBug, client: ClientUnderTest<any>, control: ClientUnderTest<any>): void {
-  const found = findSwarmCatch(rootSeed, interleavingsMax, client, control, bug.invariants);
-  expect(found, `${bug.name}: no catching seed in ${interleavingsMax} swarm interleavings`).not.toBeNull();
-  const measurement = shrinkFailure(bug.name, found!.seed, findScenario('swarm')!, client, found!.invariant);
-  console.log(`${label} ${bug.name}: caught at swarm index ${found!.index} by ${found!.invariant}; ${measurementLine(measurement)}`);
+/** Finds a catching seed of `scenarioName` for `bug` and shrinks it; asserts the catch, the shrink completing within its replay budget and the timeline bound. */
+export function expectCaughtAndShrunk(label: string, rootSeed: number, interleavingsMax: number, bug: PlantedBug, client: ClientUnderTest<any>, control: ClientUnderTest<any>, scenarioName = 'swarm'): void {
+  const found = findSwarmCatch(rootSeed, interleavingsMax, client, control, bug.invariants, scenarioName);
+  expect(found, `${bug.name}: no catching seed in ${interleavingsMax} ${scenarioName} interleavings`).not.toBeNull();
+  const measurement = shrinkFailure(bug.name, found!.seed, findScenario(scenarioName)!, client, found!.invariant);
+  console.log(`${label} ${bug.name}: caught at ${scenarioName} index ${found!.index} by ${found!.invariant}; ${measurementLine(measurement)}`);
   expect(measurement.complete, `${bug.name}: the shrink did not complete within ${measurement.attempts} replays`).toBe(true);
   expect(measurement.linesFocused).toBeLessThanOrEqual(plantedTimelineLinesMax);
   expect(measurement.focused.some((line) => line.trimStart().startsWith(`!! ${found!.invariant}:`))).toBe(true);

@@ -6,8 +6,7 @@
  *
  * A serve of resource R to subject S at time t must be answered with content when all of these hold:
  * - S is the subject the application reads R as (the serve is for the subject the content was read for);
- *   the truth never revoked S's access to R; the connection is up and speaks 2025-11-25 (2026-07-28 TTLs and
- *   `updated` invalidation allow refusals judged by the era2026 checkers);
+ *   the truth never revoked S's access to R; the connection is up;
  * - R is wanted (subscribed and not given up) and the client accepted, after that subscribe, content whose
  *   truth version is R's current truth version (no change, delete or re-create since), from a read sent and
  *   answered on the current session; no client crash since that read was sent;
@@ -16,6 +15,8 @@
  * - t is within the first half of the shorter of its authorization lease and its published staleness bound,
  *   counted from when that read was sent (the reference revalidates after three quarters of the lease; the
  *   half leaves room for any client that revalidates early, and for polling's shorter bound).
+ * On a 2026-07-28 connection R must also be watched, with no watch gap since that read, and t must also be
+ * within the first half of the read's TTL from receipt (availability-era2026.ts).
  * Each serve that had to be answered is one check ("checked N"); a refusal of one is a violation.
  *
  * A serve is settled by the step that judges its command. The module observer (adapters/mcp-sdk/module)
@@ -25,6 +26,8 @@
 import type { ClientEffect } from '../../core/types.js';
 import { defaultClientConfig } from '../../core/types.js';
 import { subjects } from '../actors/server.js';
+import { Era2026Availability } from './availability-era2026.js';
+import type { WatchChecker } from './era2026-watch.js';
 import type { ViolationSink } from './sink.js';
 import type { StepTruth } from './step-truth.js';
 import type { TruthEvent } from '../kernel/truth.js';
@@ -32,6 +35,8 @@ import type { TruthEvent } from '../kernel/truth.js';
 export interface AvailabilitySink extends ViolationSink {
   resourceOf(uri: string): number;
   checked(invariant: 'refused_fresh'): void;
+  /** A time that also orders events within one virtual ms (oracle.ts); this step's requests are stamped after the step is judged. */
+  stamp(timeMs: number): number;
 }
 
 /** A serve command the world is about to hand the client (truth event 'serve', kernel/truth.ts). */
@@ -44,6 +49,8 @@ export class AvailabilityChecker {
   /** Serves that had to be answered with content, and those refused. */
   servesJudged = 0;
   refusals = 0;
+  /** Of those, the serves judged on a 2026-07-28 connection. */
+  servesJudgedEra2026 = 0;
   private readonly truthVersion: Int32Array;
   private readonly exists: Uint8Array;
   private readonly wantedSinceMs: Float64Array;
@@ -54,6 +61,8 @@ export class AvailabilityChecker {
   private readonly notifiedAtMs: Float64Array;
   private readonly notFoundReadSentAtMs: Float64Array;
   private readonly revoked: Uint8Array;
+  /** What 2026-07-28 connections add (watch, watch gaps, TTL). */
+  readonly era2026: Era2026Availability;
   private crashedAtMs = none;
   /** A notification observed, to be dated by the step that delivers it. */
   private notifiedResource = none;
@@ -67,7 +76,7 @@ export class AvailabilityChecker {
   constructor(
     private readonly sink: AvailabilitySink,
     private readonly uris: readonly string[],
-    private readonly isEra2026: (generation: number) => boolean,
+    watch: WatchChecker,
     private readonly leaseMs = defaultClientConfig.authorizationLeaseMs,
   ) {
     const count = uris.length;
@@ -81,6 +90,7 @@ export class AvailabilityChecker {
     this.notifiedAtMs = new Float64Array(count).fill(none);
     this.notFoundReadSentAtMs = new Float64Array(count).fill(none);
     this.revoked = new Uint8Array(count * subjectCount);
+    this.era2026 = new Era2026Availability(watch, count);
   }
 
   onChanged(resource: number, version: number, exists: boolean): void {
@@ -109,8 +119,12 @@ export class AvailabilityChecker {
     this.notifiedResource = resource;
   }
 
-  /** The client accepted content of `resource` whose truth version is `version` (-1: not the server's content of it). */
-  onAccepted(resource: number, version: number, truth: StepTruth): void {
+  /**
+   * The client accepted content of `resource` whose truth version is `version` (-1: not the server's content
+   * of it); `ttlMs`: the TTL its read's response really carried on a 2026-07-28 connection (-1: none).
+   */
+  onAccepted(resource: number, version: number, truth: StepTruth, ttlMs = none): void {
+    this.era2026.onAccepted(resource, ttlMs, truth.timeMs);
     this.acceptedVersion[resource] = version;
     this.acceptedAtMs[resource] = truth.timeMs;
     const answered = truth.servedResource === resource && truth.requestSession === truth.currentSession;
@@ -141,13 +155,16 @@ export class AvailabilityChecker {
     this.pendingMust = serve.own && serve.connected && this.mustServe(resource, serve.subject, currentSession, timeMs, boundMs);
     if (!this.pendingMust) return;
     this.servesJudged++;
+    if (this.era2026.isEra(currentSession)) this.servesJudgedEra2026++;
     this.sink.checked('refused_fresh');
   }
 
   /** After a client step was judged: date a delivered notification, settle a pending serve. */
   afterStep(effects: readonly ClientEffect[], truth: StepTruth): void {
+    this.era2026.afterStep(truth.timeMs, this.sink);
     if (this.notifiedResource !== none) {
-      this.notifiedAtMs[this.notifiedResource] = truth.timeMs;
+      // Stamped (oracle.stamp) before the requests of this step are, after those of earlier steps.
+      this.notifiedAtMs[this.notifiedResource] = this.sink.stamp(truth.timeMs);
       this.notifiedResource = none;
     }
     if (this.pendingResource === none) return;
@@ -180,7 +197,7 @@ export class AvailabilityChecker {
   }
 
   private mustServe(resource: number, subject: number, currentSession: number, timeMs: number, boundMs: number): boolean {
-    if (this.isEra2026(currentSession) || this.revoked[resource * subjectCount + subject] === 1) return false;
+    if (this.revoked[resource * subjectCount + subject] === 1) return false;
     const wantedSinceMs = this.wantedSinceMs[resource]!;
     const version = this.acceptedVersion[resource]!;
     const readSentAtMs = this.acceptedReadSentAtMs[resource]!;
@@ -188,9 +205,17 @@ export class AvailabilityChecker {
     if (this.acceptedAtMs[resource]! < wantedSinceMs || this.acceptedSession[resource] !== currentSession) return false;
     if (this.exists[resource] === 0 || this.truthVersion[resource] !== version) return false;
     if (this.crashedAtMs >= readSentAtMs || this.notifiedAtMs[resource]! >= readSentAtMs || this.notFoundReadSentAtMs[resource]! >= readSentAtMs) return false;
-    const windowEndMs = readSentAtMs + Math.min(this.leaseMs, boundMs) / 2;
+    let windowEndMs = readSentAtMs + Math.min(this.leaseMs, boundMs) / 2;
+    const era2026 = this.era2026.isEra(currentSession);
+    if (era2026) {
+      const ttlEndMs = this.era2026.windowEndMs(resource, currentSession, readSentAtMs);
+      if (ttlEndMs === none) return false;
+      windowEndMs = Math.min(windowEndMs, ttlEndMs);
+    }
     if (timeMs >= windowEndMs) return false;
-    this.pendingDetail = `its content v${version} (accepted at ${this.acceptedAtMs[resource]} ms from a read sent at ${Math.floor(readSentAtMs)} ms) is current, authorized, and within half its lease and staleness bound (until ${Math.floor(windowEndMs)} ms); no update, not-found, crash or session change since`;
+    const within = era2026 ? 'half its TTL from receipt, lease and staleness bound' : 'half its lease and staleness bound';
+    const since = era2026 ? 'update, not-found, crash, watch gap or connection change' : 'update, not-found, crash or session change';
+    this.pendingDetail = `its content v${version} (accepted at ${this.acceptedAtMs[resource]} ms from a read sent at ${Math.floor(readSentAtMs)} ms) is current, authorized, ${era2026 ? 'watched, ' : ''}and within ${within} (until ${Math.floor(windowEndMs)} ms); no ${since} since`;
     return true;
   }
 }

@@ -52,6 +52,12 @@ export class WatchChecker {
     return false;
   }
 
+  /** The resources listen `listenId` was acknowledged with (any connection), while it is live. */
+  resourcesOf(listenId: number): number[] {
+    const entries = this.acked.get(listenId);
+    return entries === undefined ? [] : entries.map((entry) => entry[1]);
+  }
+
   /** Is `resource` watched on connection `generation`: some live listen acknowledged with it there? */
   isWatched(resource: number, generation: number): boolean {
     for (const entries of this.acked.values()) {
