@@ -187,13 +187,22 @@ export class BlackBoxObserver {
 
   /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
   private deletionReflected(resource: number): void {
-    const response = this.response;
-    if (response === null || response.resource !== resource || response.exists || response.version <= this.reflected[resource]! || this.world.wanted[resource] === 0) return;
+    const response = this.notFoundAnswer(resource);
+    if (response === null || response.version <= this.reflected[resource]! || this.world.wanted[resource] === 0) return;
     // Serving nothing before and after an answer to a read sent before the last close is no act of the client on it.
     if (this.world.oracle.close.closedSinceSent(resource, response.requestSentAtMs)) return;
     this.reflected[resource] = response.version;
     const uri = this.uris[resource]!;
     this.judge([{ type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) }], () => `get(${uri}) still serves nothing (read: not found)`);
+  }
+
+  /**
+   * The response this event delivered, when it is the server's not-found to a read of `resource`. A permission error to a read of a deleted
+   * resource is none (the server checks access before existence): what the client stops serving then is a purge.
+   */
+  private notFoundAnswer(resource: number): ResponseMessage | null {
+    const response = this.response;
+    return response !== null && response.resource === resource && !response.exists && response.deniedSubject < 0 ? response : null;
   }
 
   /** A serve command: `get` returned `text` for `uri` to `subject`. */
@@ -211,8 +220,8 @@ export class BlackBoxObserver {
     this.served[resource] = text;
     if (text === undefined) {
       if (before === undefined) return;
-      const response = this.response;
-      const notFound = response !== null && response.resource === resource && !response.exists && this.world.wanted[resource] === 1;
+      const response = this.world.wanted[resource] === 1 ? this.notFoundAnswer(resource) : null;
+      const notFound = response !== null;
       if (notFound) this.reflected[resource] = Math.max(this.reflected[resource]!, response.version);
       const effect: ClientEffect = notFound ? { type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) } : { type: 'PurgeDone', uri, subject, invalidatedEntries: 0 };
       this.judge([effect], () => `get(${uri}) serves nothing now${notFound ? ' (read: not found)' : ''}`);

@@ -135,6 +135,17 @@ describe('the module observer on 2026-07-28', () => {
     const result = await runModuleInterleaving(402993974, scenario, client, { trace: false, record: false });
     expect(result.oracle.violations).toEqual([]);
   }, 60_000);
+
+  it('a permission error to a read of a deleted resource is no not-found: what get stops serving then is a purge (was a false late_tombstone)', async () => {
+    // era2026-swarm seed 223864334: alice lost access at 9 s (the feed lost the event), the resource was deleted at
+    // 11.3 s, and the read answered -32003 at 13.3 s; the cache rightly stopped serving, and the observer took it
+    // for a tombstone from a not-found (late_tombstone, accept_when_not_active).
+    const client = await example('fenced-cache/client-v2');
+    const scenario = moduleApplicability(findScenario('era2026-swarm')!, client).scenario;
+    const result = await runModuleInterleaving(223864334, scenario, client, { trace: true, record: false });
+    expect(result.timeline!.join('\n')).toMatch(/resources\/read response on session \d+: error -32003\n.*get\(\S+\) serves nothing now\n/);
+    expect(result.oracle.violations).toEqual([]);
+  }, 60_000);
 });
 
 describe('the module observer follows listens', () => {
