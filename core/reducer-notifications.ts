@@ -110,12 +110,12 @@ function leadingRead(d: Draft, uri: string): void {
 
 function coalescedIntoLeadingRead(d: Draft, uri: string): boolean {
   // 2026-07-28: never, because a read sent before the notification cannot prove the content is fresh.
-  // 2025-11-25: only on a server seen to duplicate pulses (duplicates.ts); elsewhere every pulse is news.
+  // 2025-11-25: only on a server seen to duplicate pulses (duplicates.ts); elsewhere every pulse is news. Of the
+  // pulses coalesced, the late one `pulseInWindow` picks still gets one extra read at once.
   if (isEra2026(d) || !serverDuplicates(d) || d.timerDeadline('debounce', uri) <= d.nowMs) return false;
   if (pulseInWindow(d, uri) === 'extra-read') issueRead(d, uri, 'notification');
   return true;
 }
-
 
 function openDebounce(d: Draft, uri: string, inFlight: number): void {
   move(d, uri, 'update_seen');

@@ -311,7 +311,6 @@ export class Draft {
     if (this.uriState(uri).leaseUntilMs !== leaseUntilMs) this.mutableUri(uri).leaseUntilMs = leaseUntilMs;
   }
 
-  /** Sets the deletion-confirmation progress of a URI; (-1, -1) voids it. */
   /** `pulses` late pulses counted in the debounce window ending at `windowMs` (duplicates.ts). */
   setLatePulses(uri: string, windowMs: number, pulses: number): void {
     const state = this.mutableUri(uri);
@@ -319,6 +318,7 @@ export class Draft {
     state.latePulses = pulses;
   }
 
+  /** Sets the deletion-confirmation progress of a URI; (-1, -1) voids it. */
   setConfirmAfter(uri: string, ordinal: number, evidenceMs = -1): void {
     const current = this.uriState(uri);
     if (current.confirmAfterOrdinal === ordinal && current.notFoundEvidenceMs === evidenceMs) return;
