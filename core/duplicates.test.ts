@@ -1,11 +1,11 @@
 /**
  * The learned-duplicates rule (duplicates.ts): on a server not seen to duplicate, a pulse inside the debounce
  * window of a leading read gets a read of its own; once notification reads keep bringing back the content
- * already accepted, pulses inside the window are coalesced into the leading read — except that the
- * `latePulsesPerExtraRead`-th pulse arriving after the window's read was answered gets one extra read.
+ * already accepted, pulses inside the window are coalesced into the read, `pulseCredits` of them per read, and
+ * the pulse beyond the credits gets a read at once. Batches of reads move the credits.
  */
 import { describe, expect, it } from 'vitest';
-import { latePulsesPerExtraRead, serverDuplicates } from './duplicates.js';
+import { creditBatchReads, duplicateEvidenceMin, learnFromNotificationRead, pulseCreditsMax, serverDuplicates } from './duplicates.js';
 import { Draft, initialState, type CoreState } from './state.js';
 import { ackOutcome, connected, contentOutcome, readsSent, responded, runInputs, subscribeCommanded, testConfig, updated } from './testing.js';
 
@@ -39,19 +39,22 @@ describe('learned duplicates', () => {
     expect(serverDuplicates(new Draft(state, 0, 0))).toBe(false);
     // Each pair: the leading read brings news (v2, v3, ...), the second pulse's read brings the same content back.
     const secondReads: number[] = [];
-    for (let pair = 0; pair < 5; pair++) {
+    for (let pair = 0; pair < 8; pair++) {
       const result = pulsePair(state, nowMs, `v${pair + 2}`);
       state = result.state;
       secondReads.push(result.secondReads);
       nowMs += 2_000;
     }
-    expect(secondReads).toEqual([1, 1, 1, 0, 0]);
+    expect(duplicateEvidenceMin).toBe(6);
+    expect(secondReads).toEqual([1, 1, 1, 1, 1, 1, 0, 0]);
     expect(serverDuplicates(new Draft(state, 0, 0))).toBe(true);
+    // Six unchanged reads of twelve: one copy per news, so one pulse credit per read.
+    expect(state.volatile.pulseCredits).toBe(1);
   });
 
   it('second pulses that always bring news never make the server a duplicator', () => {
     let { state, nowMs } = active();
-    for (let pair = 0; pair < 6; pair++) {
+    for (let pair = 0; pair < 10; pair++) {
       let run = runInputs(state, [updated(nowMs, 1, uri)]);
       run = runInputs(run.state, [responded(nowMs + 20, 1, readsSent(run.effects)[0]!.requestId, contentOutcome(uri, `a${pair}`))]);
       const second = runInputs(run.state, [updated(nowMs + 100, 1, uri)]);
@@ -62,15 +65,15 @@ describe('learned duplicates', () => {
     expect(serverDuplicates(new Draft(state, 0, 0))).toBe(false);
   });
 
-  /** A server learned to duplicate (five pairs whose second read brought the content back), ACTIVE at the returned time. */
-  function learned(): { state: CoreState; nowMs: number } {
+  /** A server learned to duplicate (six pairs whose second read brought the content back), ACTIVE at the returned time with `pulseCredits`. */
+  function learned(pulseCredits = 1): { state: CoreState; nowMs: number } {
     let { state, nowMs } = active();
-    for (let pair = 0; pair < 5; pair++) {
+    for (let pair = 0; pair < 6; pair++) {
       state = pulsePair(state, nowMs, `v${pair + 2}`).state;
       nowMs += 2_000;
     }
     expect(serverDuplicates(new Draft(state, 0, 0))).toBe(true);
-    return { state, nowMs };
+    return { state: { ...state, volatile: { ...state.volatile, pulseCredits } }, nowMs };
   }
 
   /** Reads sent by each pulse of `pulsesAtMs` after a leading read at `nowMs`; every read is answered `answerAfterMs` after it was sent. The window is 300 ms. */
@@ -91,14 +94,51 @@ describe('learned duplicates', () => {
     return counts;
   }
 
-  it('on a duplicating server the third late pulse of a window gets one extra read, at once; pulses while the read is in flight never count', () => {
-    expect(latePulsesPerExtraRead).toBe(3);
-    const { state, nowMs } = learned();
-    // Reads answered after 20 ms; late pulses at +60, +100, +140 (read), +180 and +220 (coalesced: one extra read per window).
-    expect(readsPerPulse(state, nowMs, 20, [60, 100, 140, 180, 220].map((ms) => nowMs + ms))).toEqual([0, 0, 1, 0, 0]);
-    // Reads answered after 100 ms: three pulses while the leading read is in flight, two late ones: all coalesced.
-    expect(readsPerPulse(state, nowMs, 100, [10, 40, 70, 150, 200].map((ms) => nowMs + ms))).toEqual([0, 0, 0, 0, 0]);
-    // Late pulses count per window: two in the first window, then a new leading read (+400) whose window has two more: no extra read.
-    expect(readsPerPulse(state, nowMs, 20, [100, 200, 400, 450, 500].map((ms) => nowMs + ms))).toEqual([0, 0, 1, 0, 0]);
+  it('on a duplicating server a read covers pulseCredits pulses of its window; the pulse beyond them is read at once and opens a window', () => {
+    const one = learned(1);
+    // Reads answered after 20 ms: +60 on credit, +100 beyond it (read, new window), +140 on its credit, +180 read, +220 on credit.
+    expect(readsPerPulse(one.state, one.nowMs, 20, [60, 100, 140, 180, 220].map((ms) => one.nowMs + ms))).toEqual([0, 1, 0, 1, 0]);
+    const two = learned(2);
+    expect(readsPerPulse(two.state, two.nowMs, 20, [60, 100, 140, 180, 220, 260].map((ms) => two.nowMs + ms))).toEqual([0, 0, 1, 0, 0, 1]);
+    // Pulses while a read is in flight never count: three during the leading read (answered after 100 ms), then one on credit, then a read.
+    expect(readsPerPulse(one.state, one.nowMs, 100, [10, 40, 70, 150, 200].map((ms) => one.nowMs + ms))).toEqual([0, 0, 0, 0, 1]);
+    // After the window (300 ms) a pulse is a leading read again, with fresh credits.
+    expect(readsPerPulse(one.state, one.nowMs, 20, [100, 400, 450, 500].map((ms) => one.nowMs + ms))).toEqual([0, 1, 0, 1]);
+  });
+
+  /** `unchanged` of `reads` notification reads accepted on a state whose server duplicates with `pulseCredits`: the credits after. */
+  function creditsAfter(pulseCredits: number, reads: number, unchanged: number): number {
+    const { state } = active();
+    const d = new Draft({ ...state, volatile: { ...state.volatile, pulseCredits } }, 0, 0);
+    for (let read = 0; read < reads; read++) learnFromNotificationRead(d, read < unchanged);
+    return d.commit().volatile.pulseCredits;
+  }
+
+  it('a batch of reads moves the credits: up when over 29 % brought no news, down when under 20 %, within 1..pulseCreditsMax', () => {
+    expect(creditBatchReads).toBe(32);
+    expect(creditsAfter(2, 32, 10)).toBe(3); // 31 %
+    expect(creditsAfter(2, 32, 9)).toBe(2); // 28 %
+    expect(creditsAfter(2, 32, 7)).toBe(2); // 22 %
+    expect(creditsAfter(2, 32, 6)).toBe(1); // 19 %
+    expect(creditsAfter(2, 31, 0)).toBe(2); // the batch is not complete
+    expect(creditsAfter(1, 32, 0)).toBe(1);
+    expect(creditsAfter(pulseCreditsMax, 32, 32)).toBe(pulseCreditsMax);
+    // Two batches: each moves the credits once.
+    expect(creditsAfter(2, 64, 64)).toBe(4);
+  });
+
+  it('the first credits are the unchanged reads per news read seen while learning, within 1..pulseCreditsMax', () => {
+    // Evidence: six unchanged of R reads, the sixth unchanged read last.
+    const learnedWith = (reads: number): number => {
+      const { state } = active();
+      const d = new Draft(state, 0, 0);
+      for (let read = 0; read < reads; read++) learnFromNotificationRead(d, read >= reads - duplicateEvidenceMin);
+      return d.commit().volatile.pulseCredits;
+    };
+    expect(learnedWith(19)).toBe(0); // 6 of 19: under a third, not learned
+    expect(learnedWith(18)).toBe(1); // 6 of 18: half a copy per news, at least one credit
+    expect(learnedWith(9)).toBe(2);
+    expect(learnedWith(8)).toBe(3);
+    expect(learnedWith(6)).toBe(pulseCreditsMax);
   });
 });

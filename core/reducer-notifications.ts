@@ -100,9 +100,10 @@ function onUpdated(d: Draft, uri: string): void {
 
 /**
  * Leading edge: the first pulse is read at once (freshest), and the read opens a window of debounceMs
- * (the 'debounce' timer, never extended) in which further pulses, duplicates spread out by the network,
- * are coalesced into that read instead of each costing one. A change hidden by the window is still
- * bounded by reconciliation and lease revalidation (the published staleness bound).
+ * (the 'debounce' timer) in which further pulses, duplicates spread out by the network, are coalesced into
+ * that read instead of each costing one, up to the read's pulse credits (duplicates.ts); the pulse beyond
+ * them is read the same way. A change hidden by the window is still bounded by reconciliation and lease
+ * revalidation (the published staleness bound).
  */
 function leadingRead(d: Draft, uri: string): void {
   if (issueRead(d, uri, 'notification') !== null) d.armTimer('debounce', uri, d.nowMs + d.config.debounceMs);
@@ -110,10 +111,10 @@ function leadingRead(d: Draft, uri: string): void {
 
 function coalescedIntoLeadingRead(d: Draft, uri: string): boolean {
   // 2026-07-28: never, because a read sent before the notification cannot prove the content is fresh.
-  // 2025-11-25: only on a server seen to duplicate pulses (duplicates.ts); elsewhere every pulse is news. Of the
-  // pulses coalesced, the late one `pulseInWindow` picks still gets one extra read at once.
+  // 2025-11-25: only on a server seen to duplicate pulses (duplicates.ts); elsewhere every pulse is news. A pulse
+  // beyond the window's pulse credits gets a read at once, which opens a window of its own.
   if (isEra2026(d) || !serverDuplicates(d) || d.timerDeadline('debounce', uri) <= d.nowMs) return false;
-  if (pulseInWindow(d, uri) === 'extra-read') issueRead(d, uri, 'notification');
+  if (pulseInWindow(d, uri) === 'read') leadingRead(d, uri);
   return true;
 }
 

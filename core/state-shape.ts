@@ -56,9 +56,9 @@ export interface UriVolatile {
   dirty: boolean;
   /** When the current debounce window opened (UPDATE_SEEN), or -1. */
   pulseAtMs: number;
-  /** Pulses counted towards the extra read of the debounce window ending at `lateWindowMs` (duplicates.ts); -1: none. */
-  lateWindowMs: number;
-  latePulses: number;
+  /** Pulses coalesced on credit in the debounce window ending at `creditWindowMs` (duplicates.ts); -1: none. */
+  creditWindowMs: number;
+  creditPulses: number;
   /** Deadlines by timer kind, in `timerKinds` order. A TimerFired whose deadline differs is stale. */
   deadlines: number[];
   /** Cached content may be served until this time (authorization lease), -1 when none. */
@@ -83,9 +83,14 @@ export interface Volatile {
   uris: Record<string, UriVolatile>;
   /** The opaque cursor of the running discovery pass: volatile only, never persisted. */
   scanCursor: string | null;
-  /** Notification-triggered reads accepted, and those that brought the digest already accepted (duplicates.ts). */
+  /**
+   * Notification-triggered reads accepted, and those that brought the digest already accepted (duplicates.ts):
+   * the evidence until the server is seen to duplicate, then the current batch of the pulse-credit rule.
+   */
   notificationReads: number;
   unchangedReads: number;
+  /** Pulses a read covers inside its debounce window on a server seen to duplicate; 0 until then (duplicates.ts). */
+  pulseCredits: number;
 }
 
 export interface CoreState {
@@ -111,7 +116,7 @@ export function emptyLedger(): Ledger {
 }
 
 export function emptyVolatile(): Volatile {
-  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null, notificationReads: 0, unchangedReads: 0 };
+  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null, notificationReads: 0, unchangedReads: 0, pulseCredits: 0 };
 }
 
 export function initialState(config: ClientConfig): CoreState {

@@ -19,8 +19,8 @@ const idleUri: UriVolatile = Object.freeze({
   inFlight: 0,
   dirty: false,
   pulseAtMs: -1,
-  lateWindowMs: -1,
-  latePulses: 0,
+  creditWindowMs: -1,
+  creditPulses: 0,
   deadlines: idleDeadlines,
   leaseUntilMs: -1,
   confirmAfterOrdinal: -1,
@@ -224,7 +224,7 @@ export class Draft {
   mutableVolatile(): Volatile {
     if (!this.volatileOwned) {
       const v = this.volatile;
-      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, scanCursor: v.scanCursor, notificationReads: v.notificationReads, unchangedReads: v.unchangedReads };
+      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, scanCursor: v.scanCursor, notificationReads: v.notificationReads, unchangedReads: v.unchangedReads, pulseCredits: v.pulseCredits };
       this.volatileOwned = true;
     }
     return this.volatile;
@@ -249,8 +249,8 @@ export class Draft {
       inFlight: current.inFlight,
       dirty: current.dirty,
       pulseAtMs: current.pulseAtMs,
-      lateWindowMs: current.lateWindowMs,
-      latePulses: current.latePulses,
+      creditWindowMs: current.creditWindowMs,
+      creditPulses: current.creditPulses,
       deadlines: current.deadlines,
       leaseUntilMs: current.leaseUntilMs,
       confirmAfterOrdinal: current.confirmAfterOrdinal,
@@ -311,11 +311,11 @@ export class Draft {
     if (this.uriState(uri).leaseUntilMs !== leaseUntilMs) this.mutableUri(uri).leaseUntilMs = leaseUntilMs;
   }
 
-  /** `pulses` late pulses counted in the debounce window ending at `windowMs` (duplicates.ts). */
-  setLatePulses(uri: string, windowMs: number, pulses: number): void {
+  /** `pulses` pulses coalesced on credit in the debounce window ending at `windowMs` (duplicates.ts). */
+  setCreditPulses(uri: string, windowMs: number, pulses: number): void {
     const state = this.mutableUri(uri);
-    state.lateWindowMs = windowMs;
-    state.latePulses = pulses;
+    state.creditWindowMs = windowMs;
+    state.creditPulses = pulses;
   }
 
   /** Sets the deletion-confirmation progress of a URI; (-1, -1) voids it. */

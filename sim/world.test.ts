@@ -41,7 +41,7 @@ const goldenTraceHashes: Record<string, number> = {
   'client-crash': 0x513bb5df,
   'close-race': 0x8cbc5f13,
   'cursor-cycle': 0x8cbc39f2,
-  'duplicate-storm': 0x958d5e6f,
+  'duplicate-storm': 0x6aa5ea74,
   'era-both': 0x6cff0852,
   'era2026-broken-stream': 0x784cbcfd,
   'era2026-listing': 0xd03993ef,
@@ -60,7 +60,7 @@ const goldenTraceHashes: Record<string, number> = {
   'read-race': 0xc9cc100c,
   reconnect: 0x46c86fff,
   'sdk-swarm': 0xf6cdaaa3,
-  swarm: 0x35a024d5,
+  swarm: 0x40b003bd,
   'uri-spelling': 0x3e03f317,
 };
 
