@@ -13,7 +13,9 @@ import { replayCommand, type RunSpec } from './run-spec.js';
 import { emptyIndexerFigures, mergeIndexerFigures } from '../indexer/gate-figures.js';
 import { emptyObserveFigures } from '../observe/gate-figures.js';
 
+/** A failing interleaving: its first violation and the command that replays it. */
 export interface Failure {
+  /** The interleaving's index in the run: its seed is deriveSeed(runSpec.seed, index). */
   index: number;
   seed: number;
   scenario: string;
@@ -22,6 +24,7 @@ export interface Failure {
   timeMs: number;
   uri: string;
   detail: string;
+  /** The command that replays exactly this interleaving. */
   replay: string;
 }
 
