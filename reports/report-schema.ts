@@ -10,6 +10,7 @@ import type { coverageOf, Failure, freshnessFigures, GateOutcome, MetricReport, 
 import type { ReportChecker } from './checkers.js';
 import type { AccumulatorSection } from './accumulator-json.js';
 import type { ReportIntegrity } from './integrity.js';
+import type { DeterminismCheck, DeterminismMismatch } from '../sim/determinism.js';
 import type { FaultName } from '../sim/faults.js';
 import type { InvariantName } from '../sim/oracle.js';
 
@@ -63,25 +64,11 @@ export interface ReportShrinkSkipped {
   skipped: string;
 }
 
-/** One sampled interleaving whose two traced runs disagreed. */
-export interface ReportNondeterminism {
-  index: number;
-  seed: number;
-  firstTraceHash: number;
-  secondTraceHash: number;
-  /** First timeline line (1-based) where the two runs differ, with both versions; 0 when the timelines agree. */
-  line: number;
-  first: string;
-  second: string;
-}
+/** One sampled interleaving whose two traced runs disagreed (sim/determinism.ts). */
+export type ReportNondeterminism = DeterminismMismatch;
 
 /** The determinism self-check: a sample of interleavings run twice, trace hashes compared (the first traced). */
-export interface ReportDeterminism {
-  selfCheckRatioPercent: number;
-  checked: number;
-  nondeterministic_interleavings: number;
-  mismatches: ReportNondeterminism[];
-}
+export type ReportDeterminism = DeterminismCheck;
 
 export interface ReportExtras {
   determinism?: ReportDeterminism;
