@@ -29,6 +29,7 @@ import fc from 'fast-check';
 import type { Scheduler } from 'fast-check';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { median } from './median.js';
 
 export const EDITS_PER_RESOURCE = 3;
 export const DUPLICATED_NOTIFICATIONS_PER_RESOURCE = 1;
@@ -176,12 +177,6 @@ async function timeOnce(
   await fc.assert(property, { numRuns, seed });
   const ms = performance.now() - t0;
   return { ms, events: counter.events };
-}
-
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export async function runFastCheckPeer(options: FastCheckPeerOptions): Promise<FastCheckPeerResult> {

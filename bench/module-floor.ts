@@ -41,6 +41,7 @@ import { findClient } from '../scenarios/clients.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { runRange } from '../sim/gate.js';
 import { deriveSeed } from '../sim/prng.js';
+import { median } from './median.js';
 
 interface Options {
   client: string;
@@ -130,12 +131,6 @@ async function replayConnection(wire: readonly Wire[]): Promise<void> {
 
 async function runFloor(recordings: readonly Recording[]): Promise<void> {
   for (const recording of recordings) for (const wire of recording) await replayConnection(wire);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** CPU ms (user + system) of this process while `run` ran: less sensitive than wall time to other load on the machine. */

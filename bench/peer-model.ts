@@ -29,6 +29,7 @@ import { Chooser } from '../sim/chooser.js';
 import { deriveSeed } from '../sim/prng.js';
 import { EventQueue, type Scheduled } from '../sim/queue.js';
 import { EDITS_PER_RESOURCE, EVENTS_PER_RESOURCE } from './fastcheck-peer.js';
+import { median } from './median.js';
 
 export const PEER_MODEL_SEED_DEFAULT = 20_240_601;
 /** Delays are uniform in [0, DELAY_MS_SPREAD) ms; anything >= EVENTS_PER_RESOURCE * resources reaches every order. */
@@ -195,12 +196,6 @@ class PeerWorld {
 
 function assertPositiveInteger(value: number, what: string): void {
   if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`${what} must be a positive integer, got ${value}`);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Runs interleavings [0, count) and returns the elapsed milliseconds. */

@@ -17,6 +17,8 @@ import { renderDocument, type DocumentModel } from './text.js';
 import { carryOut } from './sim-effects.js';
 import type { SimPort, WorldEventBody } from './sim-port.js';
 import { finishMetrics, judgeDecision, probeFreshness } from './sim-judge.js';
+import { scheduleRun } from './sim-schedule.js';
+import { sendOutboxEntry } from './sim-outbox.js';
 import type { ChangeEntry, ChunkRow, IndexerConfig, IndexerInput, IndexerState, VectorWrite } from './types.js';
 
 export type WorldEvent = Scheduled & WorldEventBody;
@@ -55,7 +57,7 @@ export interface IndexerRunResult {
   traceHash: number;
 }
 
-export const readPeriodMs = 2_000;
+export { readPeriodMs } from './sim-schedule.js';
 export const runEndMs = faultPhaseMs + healPhaseMs;
 const eventsMax = 200_000;
 
@@ -168,7 +170,7 @@ export class IndexerWorld implements SimPort {
   }
 
   run(): IndexerRunResult {
-    this.schedule();
+    scheduleRun(this);
     while (!this.stopped && this.queue.size > 0 && this.events < eventsMax) {
       if (this.queue.peekTimeMs() > runEndMs) break;
       const event = this.queue.pop()!;
@@ -180,24 +182,6 @@ export class IndexerWorld implements SimPort {
     if (!this.stopped) for (const checker of this.checkers) if (checker.atEnd !== undefined) this.report(checker.atEnd(this));
     finishMetrics(this);
     return this.result();
-  }
-
-  private schedule(): void {
-    this.plan.changes.forEach((_, index) => this.at(this.plan.changes[index]!.atMs, { kind: 'change', index }));
-    this.at(0, { kind: 'input', epoch: 0, input: { type: 'Started', nowMs: 0 } });
-    for (let timeMs = readPeriodMs; timeMs <= faultPhaseMs + healPhaseMs; timeMs += readPeriodMs) this.at(timeMs, { kind: 'read' });
-    this.at(faultPhaseMs, { kind: 'heal' });
-    if (this.plan.faults['indexer-crash']) {
-      const crashes = 1 + this.chooser.draw('faults', 'crash.count', 3);
-      for (let index = 0; index < crashes; index++) this.at(1_000 + this.chooser.draw('faults', 'crash.at', 880) * 100, { kind: 'crash' });
-    }
-    if (this.plan.faults['store-restart']) this.at(3_000 + this.chooser.draw('faults', 'store-restart.at', 80) * 1_000, { kind: 'store-restart' });
-    if (this.plan.faults['store-data-loss']) this.at(3_000 + this.chooser.draw('faults', 'data-loss.at', 80) * 1_000, { kind: 'data-loss' });
-    if (this.plan.faults['model-upgrade']) {
-      this.at(this.plan.upgradeAtMs, { kind: 'upgrade', model: 'fake-b' });
-      if (this.plan.faults['model-upgrade-duplicate']) this.at(this.plan.upgradeAtMs + 1_500, { kind: 'upgrade', model: 'fake-b' });
-      if (this.plan.faults['model-rollback']) this.at(this.plan.upgradeAtMs + 5_000 + this.chooser.draw('faults', 'rollback.at', 40) * 1_000, { kind: 'rollback' });
-    }
   }
 
   private handle(event: WorldEvent): void {
@@ -242,38 +226,7 @@ export class IndexerWorld implements SimPort {
       entry = { uri: change.uri, sequence, operation: change.kind, digest: '', contentType: '', text: null, subject: 'alice' };
       this.line(`source ${change.uri} v${sequence} ${change.kind}`);
     }
-    this.send(entry);
-  }
-
-  /** The faulty channel from the client's outbox to the indexer. */
-  private send(entry: ChangeEntry): void {
-    const input: IndexerInput = { type: 'ChangeArrived', nowMs: 0, entry };
-    if (this.fault('outbox-drop') && this.chooser.chance('network', 'outbox.drop', 1, 6)) {
-      this.fired('outbox-drop');
-      this.line(`outbox entry ${entry.uri} v${entry.sequence} dropped`);
-      const list = this.lost.get(entry.uri) ?? [];
-      list.push({ sequence: entry.sequence, droppedAtMs: this.nowMs });
-      this.lost.set(entry.uri, list);
-      return;
-    }
-    this.at(this.nowMs + this.channelDelayMs(), { kind: 'input', epoch: -1, input });
-    if (this.fault('outbox-duplicate') && this.chooser.chance('network', 'outbox.duplicate', 1, 4)) {
-      this.fired('outbox-duplicate');
-      this.at(this.nowMs + this.channelDelayMs() + 200, { kind: 'input', epoch: -1, input });
-    }
-  }
-
-  private channelDelayMs(): number {
-    let delayMs = 5 + this.chooser.draw('network', 'outbox.latency', 40);
-    if (this.fault('outbox-reorder') && this.chooser.chance('network', 'outbox.reorder', 1, 4)) {
-      this.fired('outbox-reorder');
-      delayMs += 500 + this.chooser.draw('network', 'outbox.reorder-ms', 25) * 100;
-    }
-    if (this.fault('outbox-delay') && this.chooser.chance('network', 'outbox.delay', 1, 6)) {
-      this.fired('outbox-delay');
-      delayMs += 4_000 + this.chooser.draw('network', 'outbox.delay-ms', 40) * 100;
-    }
-    return delayMs;
+    sendOutboxEntry(this, entry);
   }
 
   deliver(template: IndexerInput): void {

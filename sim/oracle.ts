@@ -8,7 +8,8 @@
  *
  * The oracle only routes: each invariant family is its own checker in checkers/ (versions, close, sessions,
  * URIs, convergence and freshness, amplification, catalog, revocation, crash); what each effect is checked
- * for is checkers/checks.ts, which checker owns which invariant is `checkerFamilies` (invariants.ts).
+ * for is checkers/checks.ts, which checker owns which invariant is `checkerFamilies` (invariants.ts). What was
+ * checked, what was violated and the effect counters are kept by the base class (oracle-accounts.ts).
  */
 import { WatchChecker } from './checkers/era2026-watch.js';
 import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
@@ -33,31 +34,16 @@ import { UriChecker } from './checkers/uris.js';
 import { VersionChecker } from './checkers/versions.js';
 import { checksOf } from './checkers/checks.js';
 import { causeOldNotification } from './causes.js';
-import { allInvariants, invariantIndex, type InvariantName } from './invariants.js';
+import { invariantIndex } from './invariants.js';
 import type { TruthEvent } from './kernel/truth.js';
+import { OracleAccounts } from './oracle-accounts.js';
 
 export { allInvariants, checkerFamilies, failingLivenessInvariants, invariantExplanations, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant, type SafetyInvariant } from './invariants.js';
 export { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload } from './causes.js';
 export type { StepTruth } from './checkers/step-truth.js';
+export type { Violation } from './oracle-accounts.js';
 
-export interface Violation {
-  invariant: InvariantName;
-  timeMs: number;
-  uri: string;
-  detail: string;
-}
-
-export class Oracle {
-  readonly violations: Violation[] = [];
-  readonly counts = new Int32Array(allInvariants.length);
-  /** Per invariant (allInvariants order): how many times it was checked (checkers/checks.ts; convergence: changes judged). */
-  readonly checks = new Float64Array(allInvariants.length);
-  readonly edgeHits: Int32Array;
-  staleReceipts = 0;
-  audits = 0;
-  rejections = 0;
-  /** 2026-07-28 truth: acks delivered whose honored filter held a resource (observe/ agreement tests). */
-  listenAcks = 0;
+export class Oracle extends OracleAccounts {
   readonly names: UriChecker;
   readonly close: CloseChecker;
   readonly sessions: SessionChecker;
@@ -77,31 +63,11 @@ export class Oracle {
   readonly stalenessBound: StalenessBoundChecker;
   readonly availability: AvailabilityChecker;
 
-  private readonly uris: readonly string[];
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   private readonly content: ContentRegistry;
 
-  private stampMs = -1;
-  private stampsInMs = 0;
-
-  /**
-   * A time that also orders events within one virtual millisecond: `timeMs` plus a fraction that grows with
-   * every stamp in that millisecond (exact in binary). Request send times and the start of a close or a
-   * crash are stamped, so a read sent in the same millisecond after an unsubscribe and a re-subscribe is
-   * not mistaken for one sent before the close.
-   */
-  stamp(timeMs: number): number {
-    if (timeMs !== this.stampMs) {
-      this.stampMs = timeMs;
-      this.stampsInMs = 0;
-    }
-    this.stampsInMs++;
-    return timeMs + this.stampsInMs / 1_048_576;
-  }
-
   constructor(uris: readonly string[], edgeCount: number) {
-    this.uris = uris;
-    this.edgeHits = new Int32Array(edgeCount);
+    super(edgeCount);
     this.content = new ContentRegistry(uris);
     this.names = new UriChecker(uris);
     this.close = new CloseChecker(this, uris.length);
@@ -276,16 +242,6 @@ export class Oracle {
     this.availability.onCrash(timeMs);
   }
 
-  violate(invariant: InvariantName, timeMs: number, uri: string, detail: string): void {
-    this.counts[invariantIndex[invariant]]! += 1;
-    if (this.violations.length < 16) this.violations.push({ invariant, timeMs, uri, detail });
-  }
-
-  /** One more check of `invariant`, for checkers that count their own (the 2026-07-28 serving checkers). */
-  checked(invariant: InvariantName): void {
-    this.checks[invariantIndex[invariant]]! += 1;
-  }
-
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
     const checks = this.checks;
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
@@ -354,15 +310,8 @@ export class Oracle {
         this.revocation.judgePurge(effect.uri, effect.subject, truth.timeMs);
         break;
       case 'CatalogPublished':
-        this.catalog.judgePublished(effect, truth.timeMs);
-        this.catalogAb.judgePublished(effect, truth.timeMs);
-        this.catalogTruth.judgePublished(effect, truth.timeMs);
-        this.era2026Serving.catalogHints.judgePublished(effect, truth.timeMs);
-        this.taskAge.onPublished(effect);
-        break;
       case 'CompletenessTaskDecided':
-        this.catalog.judgeTask(effect, truth.timeMs);
-        this.taskAge.judgeTask(effect, truth.timeMs);
+        this.judgeCatalog(effect, truth.timeMs);
         break;
       case 'StaleReceiptWritten':
         this.staleReceipts++;
@@ -377,6 +326,20 @@ export class Oracle {
       default:
         break;
     }
+  }
+
+  /** A published catalog or a completeness task's decision, for the catalog families. */
+  private judgeCatalog(effect: Extract<ClientEffect, { type: 'CatalogPublished' | 'CompletenessTaskDecided' }>, timeMs: number): void {
+    if (effect.type === 'CompletenessTaskDecided') {
+      this.catalog.judgeTask(effect, timeMs);
+      this.taskAge.judgeTask(effect, timeMs);
+      return;
+    }
+    this.catalog.judgePublished(effect, timeMs);
+    this.catalogAb.judgePublished(effect, timeMs);
+    this.catalogTruth.judgePublished(effect, timeMs);
+    this.era2026Serving.catalogHints.judgePublished(effect, timeMs);
+    this.taskAge.onPublished(effect);
   }
 
   private judgeServed(uri: string, digest: string, timeMs: number): void {
@@ -425,9 +388,5 @@ export class Oracle {
     this.convergence.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
-  }
-
-  recordEdge(edgeIndex: number): void {
-    if (edgeIndex >= 0) this.edgeHits[edgeIndex]! += 1;
   }
 }
