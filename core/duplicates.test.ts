@@ -33,7 +33,7 @@ function pulsePair(state: CoreState, nowMs: number, text: string): { state: Core
   return { state: settled, secondReads: readsSent(second.effects).length };
 }
 
-describe('learned duplicates', () => {
+describe('learned duplicates: learning', () => {
   it('a server never seen to duplicate: a pulse inside the window is read; duplicates learned from unchanged re-reads: coalesced', () => {
     let { state, nowMs } = active();
     expect(serverDuplicates(new Draft(state, 0, 0))).toBe(false);
@@ -64,7 +64,9 @@ describe('learned duplicates', () => {
     }
     expect(serverDuplicates(new Draft(state, 0, 0))).toBe(false);
   });
+});
 
+describe('learned duplicates: a read covers the credits of its window', () => {
   /** A server learned to duplicate (six pairs whose second read brought the content back), ACTIVE at the returned time with `pulseCredits`. */
   function learned(pulseCredits = 1): { state: CoreState; nowMs: number } {
     let { state, nowMs } = active();
@@ -105,7 +107,9 @@ describe('learned duplicates', () => {
     // After the window (300 ms) a pulse is a leading read again, with fresh credits.
     expect(readsPerPulse(one.state, one.nowMs, 20, [100, 400, 450, 500].map((ms) => one.nowMs + ms))).toEqual([0, 1, 0, 1]);
   });
+});
 
+describe('learned duplicates: the credits follow the news', () => {
   /** `unchanged` of `reads` notification reads accepted on a state whose server duplicates with `pulseCredits`: the credits after. */
   function creditsAfter(pulseCredits: number, reads: number, unchanged: number): number {
     const { state } = active();

@@ -155,7 +155,7 @@ describe('judgeReadResponse (the one response judge)', () => {
 
 // -- read races (SPEC §3.3) ------------------------------------------------------------------------------
 
-describe('read races through step (SPEC §3.3)', () => {
+describe('read races through step (SPEC §3.3): ordinals', () => {
   test.prop([fc.nat({ max: 4 })], { numRuns: 10 })('B (n+1) returns first and is accepted; A (n) then only leaves an ORDINAL stale receipt', (accepted) => {
     const { at, a, b } = twoReadsInFlight(accepted);
     const n = a.readOrdinal;
@@ -186,7 +186,9 @@ describe('read races through step (SPEC §3.3)', () => {
     expect(afterB.state.ledger.versions[uri]).toMatchObject({ readOrdinal: n + 1 });
     expect(afterB.state.ledger.subscriptions[uri]!.state).toBe('ACTIVE');
   });
+});
 
+describe('read races through step (SPEC §3.3): not-found and pulses', () => {
   it('a late not-found older than an accepted version is stale: no tombstone', () => {
     const { at, a, b } = twoReadsInFlight(0);
     const afterB = answer(at, b.requestId, contentOutcome(uri, 'B'));
@@ -231,7 +233,7 @@ describe('read races through step (SPEC §3.3)', () => {
 
 // -- the close fence (SPEC §3.4) ---------------------------------------------------------------------------
 
-describe('close fence (SPEC §3.4)', () => {
+describe('close fence (SPEC §3.4): reads in flight and a lost ACK', () => {
   it('reads in flight when closing begins only write STALE_AFTER_CLOSE audits, before and after the ACK', () => {
     const { at, a, b } = twoReadsInFlight(0);
     const closing = feed(at, (nowMs) => [unsubscribeCommanded(nowMs, uri)]);
@@ -275,7 +277,9 @@ describe('close fence (SPEC §3.4)', () => {
     const acked = answer(late, retry.requestId, ackOutcome);
     expect(kinds(acked.effects)).toEqual(['UNSUBSCRIBE_UNKNOWN->CLOSED', 'SubscriptionClosed']);
   });
+});
 
+describe('close fence (SPEC §3.4): no read after closing, a new record after it', () => {
   it('no read is allocated once closing began (reconcile, lease and hedge timers, notifications)', () => {
     const { at } = twoReadsInFlight(0);
     const closing = feed(at, (nowMs) => [unsubscribeCommanded(nowMs, uri)]);

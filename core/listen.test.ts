@@ -78,7 +78,7 @@ function watchedA(ttlMs: unknown): { run: Run; listenId: number } {
   return { run, listenId };
 }
 
-describe('2026-07-28 listen', () => {
+describe('2026-07-28 listen: acks, updates and completion', () => {
   it('sends one listen, and only its ack (holding the URI) starts the watch with a re-read', () => {
     const run = new Run();
     run.feed(connected2026(0, 1));
@@ -145,7 +145,9 @@ describe('2026-07-28 listen', () => {
     run.feed(ack(deadline.deadlineMs + 1, 1, listenId, [uriA]));
     expect(run.stateOf(uriA)).toBe('RECONCILIATION_REQUIRED');
   });
+});
 
+describe('2026-07-28 listen: close and reconnect', () => {
   it('a local close cancels the listen and closes at once (no unsubscribe request)', () => {
     const { run, listenId } = watchedA(10_000);
     run.feed(unsubscribeCommanded(200, uriA));
@@ -164,7 +166,9 @@ describe('2026-07-28 listen', () => {
     run.feed(tagged(510, 2, uriA, listenId));
     expect(effectsOf(run.last, 'Transitioned')).toEqual([]);
   });
+});
 
+describe('2026-07-28 listen: TTL and re-issued reads', () => {
   it('serves within ttlMs from receipt only, then re-fetches on demand', () => {
     const { run } = watchedA(1_000);
     run.feed(serveCommanded(1_099, uriA));
@@ -217,7 +221,9 @@ describe('2026-07-28 listen', () => {
     run.feed(serveCommanded(++nowMs, uriA));
     expect(effectsOf(run.last, 'ContentServed')).toEqual([]);
   });
+});
 
+describe('2026-07-28 listen: abandoned and superseded reads, the era check', () => {
   it('forgets an abandoned read 3 x readReissueMs after it was sent, so it does not stay in flight until the connection ends', () => {
     const { run, lost } = readInFlightAfterAck();
     const inFlight = (): number[] => (run.state.volatile.uris[uriA]?.requests ?? []).map((request) => request.requestId);

@@ -113,7 +113,7 @@ function read(requestId: unknown, outcome: ResponseOutcome): ClientInput {
 
 // -- step never throws on malformed input ------------------------------------------------------------------
 
-describe('step never throws on malformed protocol input', () => {
+describe('step never throws on malformed protocol input: responses', () => {
   test.prop([fixtureArbitrary, anything, anything], { numRuns: 150 })(
     'a response id that is not a positive integer: one MalformedResponse rejection, state unchanged',
     (fixture, requestId, result) => {
@@ -153,7 +153,9 @@ describe('step never throws on malformed protocol input', () => {
       }
     },
   );
+});
 
+describe('step never throws on malformed protocol input: notifications, input types, helpers', () => {
   test.prop([fixtureArbitrary, anything, anything], { numRuns: 200 })(
     'a notification with any method and params: a rejection for anything malformed, state unchanged',
     (fixture, method, params) => {
@@ -263,7 +265,7 @@ describe('malformed read responses are rejected with a typed error and keep the 
   });
 });
 
-describe('malformed request ids, notifications and URIs', () => {
+describe('malformed request ids', () => {
   it.each([
     ['0', 0],
     ['-1', -1],
@@ -292,7 +294,9 @@ describe('malformed request ids, notifications and URIs', () => {
       expect(output.state).toEqual(fixture.state);
     }
   });
+});
 
+describe('malformed notifications, input types and URIs', () => {
   it.each([
     ['updated without params', 'MalformedNotification', 'notifications/resources/updated', undefined],
     ['updated with params an array', 'MalformedNotification', 'notifications/resources/updated', [uri]],

@@ -81,7 +81,7 @@ function reachableFrom(start: SubscriptionState): Set<SubscriptionState> {
   return seen;
 }
 
-describe('transition table', () => {
+describe('transition table: its edges', () => {
   it('walks every edge: transition(from, event) returns its `to` and its index', () => {
     expect(transitionTable.length).toBeGreaterThan(0);
     transitionTable.forEach((edge, index) => {
@@ -117,7 +117,9 @@ describe('transition table', () => {
       expect(transitionTable.some((edge) => edge.event === event), event).toBe(true);
     }
   });
+});
 
+describe('transition table: what it refuses', () => {
   it('rejects every (state, event) pair not in the table with a typed IllegalTransition naming both', () => {
     let illegal = 0;
     for (const state of subscriptionStates) {
