@@ -17,8 +17,15 @@ export type MutationGatePart = readonly [scenario: string, start: number, interl
 export const mutationGateParts: readonly MutationGatePart[] = [
   ['swarm', 0, 12],
   ['era-both', 0, 6],
-  // 2026-07-28 alone: its defaults (listen ack timeout, read re-issue) are only reached here (mutation-survivors.mts).
-  ['era2026-swarm', 0, 12],
+  // 2026-07-28 alone: its defaults (listen ack timeout, read re-issue) are only reached here (mutation-survivors.mts);
+  // interleaving 13 is the first where a read's TTL left unapplied (core/ttl.ts freshUntilMs) fails ttl_staleness.
+  ['era2026-swarm', 0, 14],
+  // ttl-hostile: the first interleaving where a read whose ttlMs is absent or negative (so 0), taken for no TTL, fails ttl_staleness.
+  ['era2026-swarm', 83, 1],
+  // 2026-07-28 listings whose pages disagree on ttlMs / cacheScope (list-page-hint-mismatch), judged against the
+  // pages' real hints from above and below (sim/checkers/era2026-catalog-hints.ts): era2026-swarm never reaches it;
+  // interleaving 3 is the first with an all-public catalog (a fold that is always private fails there).
+  ['era2026-listing', 0, 4],
   ['read-race', 0, 3],
   ['duplicate-storm', 0, 3],
   ['close-race', 0, 3],

@@ -28,6 +28,8 @@ export const safetyInvariants = [
   'served_beyond_bound',
   // availability (sim/checkers/availability.ts)
   'refused_fresh',
+  // 2026-07-28 catalog hints judged from below (sim/checkers/era2026-catalog-hints.ts)
+  'catalog_hint_narrowed',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -64,6 +66,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   server_subscription_kept: 'the server kept a subscription the application had given up, and the client sent no unsubscribe for longer than its ACK timeout plus one reconciliation period',
   served_beyond_bound: 'the client served content older (since the truth moved past it) than the staleness bound it published for the resource, or content it never accepted',
   refused_fresh: 'the client refused (or answered with nothing) a serve of content that was, by ground truth, current, authorized for that subject and well within its lease and staleness bound, read on the current session with no update, not-found, crash or session change since',
+  catalog_hint_narrowed: '2026-07-28: a catalog was published with a shorter ttlMs, or as private, than every page of every pass it can rest on (the aggregate is the shortest page TTL, and private only when a page was)',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
 };
@@ -87,6 +90,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   era2026Ttl: ['ttl_staleness'],
   era2026Monotonic: ['monotonic_reads'],
   era2026Scope: ['scope_isolation'],
+  era2026CatalogHints: ['catalog_hint_narrowed'],
   'catalog-ab': ['catalog_ab_unsettled'],
   'catalog-truth': ['catalog_untrue'],
   'task-age': ['task_catalog_expired'],

@@ -7,11 +7,19 @@
  * - `scope_isolation`: a page of that pass was private (or carried no scope) and the catalog is not private;
  * - `ttl_staleness`: the catalog's ttlMs is longer than the shortest ttlMs of that pass (absent or
  *   negative read as 0; a clamp to 24 h only shortens it), or the catalog carries none.
+ * - `catalog_hint_narrowed` (from below: the aggregate is the shortest TTL, private only if a page was, N19):
+ *   the catalog's ttlMs is shorter than every page, or it is private while no page was, of every pass it
+ *   can rest on: the passes completed since (and including) the last one before the previous publication.
+ *   A client's A/B catalog rests on its last two consecutive passes, both in that window (the reference
+ *   folds both: core/scan.ts), a proven one on its last; a wider window only loosens the bound.
  * A pass completed on a 2025-11-25 connection carries no hint, so nothing is judged there.
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { InvariantName } from '../invariants.js';
 import type { ViolationSink } from './sink.js';
+
+/** The SDK v2 clamp (`MAX_CACHE_TTL_MS`, caching.mdx): a page's TTL beyond a day is read as a day. */
+const ttlMsMax = 86_400_000;
 
 /** The cache hints the pages of one list pass really carried so far (absent or negative ttlMs read as 0). */
 export interface ListHintTruth {
@@ -24,16 +32,20 @@ type CatalogEffect = Extract<ClientEffect, { type: 'CatalogPublished' }>;
 export class CatalogHintChecker {
   /** The hints of the last complete pass delivered on the current connection (null: none, or 2025-11-25). */
   private last: ListHintTruth | null = null;
+  /** The fold (loosest reading) of the 2026 passes a catalog published now can rest on (null: none yet). */
+  private window: ListHintTruth | null = null;
 
   constructor(private readonly sink: ViolationSink & { checked(invariant: InvariantName): void }) {}
 
   onPassCompleted(hint: ListHintTruth | null): void {
     this.last = hint;
+    if (hint !== null) this.window = this.window === null ? hint : { ttlMsMin: Math.min(this.window.ttlMsMin, hint.ttlMsMin), private: this.window.private || hint.private };
   }
 
   judgePublished(effect: CatalogEffect, timeMs: number): void {
     const truth = this.last;
     if (truth === null) return;
+    this.judgeNarrowed(effect, timeMs);
     this.sink.checked('scope_isolation');
     this.sink.checked('ttl_staleness');
     if (truth.private && effect.cacheScope !== 'private') {
@@ -42,6 +54,20 @@ export class CatalogHintChecker {
     if (effect.ttlMs === undefined || effect.ttlMs > truth.ttlMsMin) {
       const claimed = effect.ttlMs === undefined ? 'without a ttlMs' : `with ttlMs ${effect.ttlMs}`;
       this.sink.violate('ttl_staleness', timeMs, '', `catalog of scan ${effect.scanId} published ${claimed}, but a page of its last complete list pass had ttlMs ${truth.ttlMsMin}`);
+    }
+  }
+
+  /** A catalog no fresher or more private than the loosest fold of the passes it can rest on (see the header). */
+  private judgeNarrowed(effect: CatalogEffect, timeMs: number): void {
+    const loosest = this.window!;
+    this.window = this.last;
+    this.sink.checked('catalog_hint_narrowed');
+    const ttlMsFloor = Math.min(loosest.ttlMsMin, ttlMsMax);
+    if (effect.ttlMs !== undefined && effect.ttlMs < ttlMsFloor) {
+      this.sink.violate('catalog_hint_narrowed', timeMs, '', `catalog of scan ${effect.scanId} published with ttlMs ${effect.ttlMs}, but every page of the passes it can rest on had ttlMs ${ttlMsFloor} or more`);
+    }
+    if (effect.cacheScope === 'private' && !loosest.private) {
+      this.sink.violate('catalog_hint_narrowed', timeMs, '', `catalog of scan ${effect.scanId} published as private, but every page of the passes it can rest on was cacheScope public`);
     }
   }
 }
