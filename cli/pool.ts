@@ -146,7 +146,7 @@ export const tailSplit = 8;
 /**
  * The ranges a pool hands out, in index order: chunks of `chunk`, except the last `workerCount` chunks' worth,
  * cut in pieces of chunk / tailSplit, so the workers finish together instead of one waiting on the other's
- * last whole chunk. Results do not depend on it (disjoint ranges merge exactly, sim/gate.ts).
+ * last whole chunk. Results do not depend on it (disjoint ranges merge exactly, sim/gate-accumulator.ts).
  */
 export function chunkRanges(range: ShardRange, chunk: number, workerCount: number): { start: number; end: number }[] {
   const ranges: { start: number; end: number }[] = [];

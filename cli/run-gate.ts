@@ -1,6 +1,6 @@
 /**
  * Runs a gate on this thread in chunks of interleavings, merging one accumulator per chunk (disjoint
- * ranges merge into exactly the unsharded result, see sim/gate.ts). Chunks give progress at a
+ * ranges merge into exactly the unsharded result, see sim/gate-accumulator.ts). Chunks give progress at a
  * granularity the CLI controls and let the event loop breathe between them. When the simulator throws,
  * the chunk is re-run one interleaving at a time to name the seed that crashes.
  */

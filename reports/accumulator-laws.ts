@@ -1,7 +1,7 @@
 /**
  * Laws every gate accumulator obeys, whatever the scenario, client, seed or worker count: checked on every
  * report read back (verify.ts), so an accumulator edited to hide a violation is refused unless the edit is
- * consistent across every related field. Each law follows from GateAccumulator.add and merge (sim/gate.ts):
+ * consistent across every related field. Each law follows from GateAccumulator.add and merge (sim/gate-accumulator.ts):
  * one failure is recorded per interleaving with a violation, up to maxFailures, in interleaving order.
  */
 import { replayCommand, type GateAccumulator, type RunSpec } from '../sim/gate.js';

@@ -44,7 +44,7 @@ export const mutationGateParts: readonly MutationGatePart[] = [
 ]
 
 const rootSeed = 1;
-/** What fails one interleaving in the real gate (sim/gate.ts verdictOf): a safety or a failing liveness invariant. */
+/** What fails one interleaving in the real gate (sim/gate-verdict.ts verdictOf): a safety or a failing liveness invariant. */
 const failingNames = [...safetyInvariants, ...failingLivenessInvariants];
 
 /** The first failure of interleavings [start, start + count) of one scenario (default client: the reference), or null when the part passes. */

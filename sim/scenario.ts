@@ -19,7 +19,7 @@ export interface Scenario {
   /** Faults that must fire at least once over a run of this scenario ("sometimes" counters). */
   sometimes: readonly FaultName[];
   /**
-   * Gate metrics this scenario is built to measure (sim/gate.ts MetricName, spelled out here so that the
+   * Gate metrics this scenario is built to measure (sim/gate-verdict.ts MetricName, spelled out here so that the
    * contract does not import the gate): one with no sample fails the gate on runs of 1,000+ interleavings.
    */
   claims?: readonly ('read_amplification' | 'convergence_60s' | 'revocation_p99_ms' | 'staleness_at_serve_p99_ms')[];

@@ -1,6 +1,6 @@
 /**
  * Tagged run results and the gate's outcomes with their exit codes: the vocabulary `verdictOf`
- * (sim/gate.ts) decides in, the only place pass or fail is decided. One interleaving ends `passed`, with a
+ * (sim/gate-verdict.ts) decides in, the only place pass or fail is decided. One interleaving ends `passed`, with a
  * `safety` or a `liveness` violation (which kind comes from the invariant lists in invariants.ts, never from
  * names), `crashed` (the simulator or client threw) or `nondeterministic` (the self-check ran it twice and
  * got two traces). A gate ends `passed`, `failed`, `crashed` or `nondeterministic`.

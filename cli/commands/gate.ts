@@ -155,7 +155,7 @@ async function runClaimed(setup: GateSetup, io: Io): Promise<number | null> {
   return gateExitCode(report);
 }
 
-/** The exit code of a report: the one its verdict decided (sim/gate.ts verdictOf). */
+/** The exit code of a report: the one its verdict decided (sim/gate-verdict.ts verdictOf). */
 export function gateExitCode(report: Report): number {
   return exitCodeOf(report.outcome);
 }

@@ -6,7 +6,7 @@
  *   the entry is fresh for `ttlMs` from receipt, and the read's round trip is the most it could have aged
  *   before it arrived. `ttlMs` is what the server really sent (0 when absent or negative).
  * - staleness at serve: for every serve on a 2026-07-28 connection, how long the truth had moved past the
- *   served version (0 when current); gated as `staleness_at_serve_p99_ms` (sim/gate.ts).
+ *   served version (0 when current); gated as `staleness_at_serve_p99_ms` (sim/gate-verdict.ts).
  */
 import type { CachedEntry } from './era2026-entries.js';
 import type { ViolationSink } from './sink.js';
