@@ -141,20 +141,22 @@ export class VirtualRuntime {
   /**
    * Brings the fake time up to `nowMs` (firing client timers due by then). With no fake timer due by then and
    * no fake job queued, a tick would only move `now` (integral ms keep its nanos), so it is set directly: most
-   * world events have no client timer due, and a tick costs a few µs each.
+   * world events have no client timer due, and a tick costs a few µs each. Returns whether it ticked (so a
+   * client timer may have run).
    */
-  sync(nowMs: number): void {
+  sync(nowMs: number): boolean {
     const clock = this.clock as FakeClockInternals | null;
-    if (clock === null || nowMs <= clock.now) return;
+    if (clock === null || nowMs <= clock.now) return false;
     const heap = clock.timerHeap;
     if (heap !== undefined && (clock.jobs === undefined || clock.jobs.length === 0)) {
       const first = heap.peek();
       if (first === undefined || (first.callAt ?? -Infinity) > nowMs) {
         clock.now = nowMs;
-        return;
+        return false;
       }
     }
     clock.tick(nowMs - clock.now);
+    return true;
   }
 
   uninstall(): void {

@@ -87,7 +87,12 @@ interface VirtualEvent {
 
 /** What a module world does around each event (see `VirtualClockOptions.eventHooks`). */
 export interface VirtualEventHooks {
-  before(): void;
+  /**
+   * Runs before each event. Returns true when it ran client code (a client timer that fell due): that code's
+   * promise jobs then settle, as an event of its own, before the event fires, so that nothing the timer
+   * started is taken for a reaction to the event.
+   */
+  before(): boolean;
   settled(): void;
   /**
    * Asked at the end of each instant: take the event-loop turn now? Absent: every instant. The promise jobs
@@ -249,7 +254,10 @@ export class VirtualClock implements Clock {
       this.live.delete(event.handle);
       this.eventsFired++;
       fired++;
-      hooks?.before();
+      if (hooks?.before() === true) {
+        await drainPromiseJobs();
+        hooks.settled();
+      }
       event.fire();
       if (hooks === undefined) continue;
       await drainPromiseJobs();
