@@ -4,8 +4,8 @@
  * the reference core. The simulator's SDK transport drives naive strategies through the same cache.
  *
  * The cache owns the I/O the core only describes: its connections, one session generation each
- * (cache-connections.ts); `RequestSent` effects carried out through the connection's SDK binding
- * (sdk-connection.ts), their outcomes back as `ResponseArrived` for the session that sent them; `TimerArmed`
+ * (cache-connections.ts); `RequestSent` effects carried out through the connection's SDK binding (cache-requests.ts,
+ * sdk-connection.ts), their outcomes back as `ResponseArrived` for the session that sent them; `TimerArmed`
  * effects on a `Clock` (cache-timers.ts); accepted bodies in a `ContentStore` (cache-content.ts); the options
  * checked once (cache-setup.ts). Content is served only through the core (`get` drives `ServeCommanded`),
  * so nothing the fence refused can be served.
@@ -41,7 +41,6 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerCapabilities as SdkServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionEvents } from './sdk-connection.js';
 import type { Ledger } from '../../../core/state.js';
@@ -52,7 +51,6 @@ import {
   type ClientInput,
   type ClientUnderTest,
   type Rejection,
-  type ResponseOutcome,
 } from '../../../core/types.js';
 import {
   MemoryContentStore,
@@ -64,7 +62,6 @@ import {
   type FencedResourceCacheOptions,
   type GetResult,
   type InputListener,
-  type RequestEffect,
   type StepListener,
 } from './cache-types.js';
 import { systemClock, type Clock } from '../transport/clock.js';
@@ -73,6 +70,7 @@ import { CacheObserver } from '../observe/metrics.js';
 import type { CacheHealth } from '../../../observe/health.js';
 import { ContentLimitMemory, type ContentLimitRefusal } from './content-limit.js';
 import { CacheConnections, type Connection } from './cache-connections.js';
+import { CacheRequests } from './cache-requests.js';
 import { countIgnoredNotification, emptyCacheDiagnostics, pushBounded, recordTransportError } from './cache-diagnostics.js';
 import { getResultOf, keepContent } from './cache-content.js';
 import { clientLogicOf, firstStateOf, requestOptionsOf } from './cache-setup.js';
@@ -91,15 +89,14 @@ export class FencedResourceCache {
   private state: unknown;
   /** The client logic (a ClientUnderTest), not the SDK Client. */
   private readonly logic: ClientUnderTest<any>;
-  private readonly options: FencedResourceCacheOptions;
   private readonly clock: Clock;
   private readonly jitterSource: () => number;
   private readonly contentStore: ContentStore;
-  private readonly requestOptions: RequestOptions;
   private readonly timers: CacheTimers;
   private readonly queue: ClientInput[] = [];
   private dispatching = false;
   private readonly connections: CacheConnections;
+  private readonly requests: CacheRequests;
   private readonly observer: CacheObserver;
   /** Reads refused for exceeding config.contentCharsMax (named in get(), not re-downloaded in a loop). */
   private readonly contentLimit: ContentLimitMemory;
@@ -108,7 +105,6 @@ export class FencedResourceCache {
 
   constructor(options: FencedResourceCacheOptions) {
     if (typeof options?.connect !== 'function') throw new TypeError('FencedResourceCache: options.connect must be a function returning a Transport');
-    this.options = options;
     this.clock = options.clock ?? systemClock;
     this.timers = new CacheTimers(this.clock, (timer, deadlineMs) => this.dispatch({ type: 'TimerFired', timer, deadlineMs }));
     this.jitterSource = options.jitter ?? (() => randomInt(0, 0x1_0000_0000));
@@ -120,9 +116,10 @@ export class FencedResourceCache {
     const first = firstStateOf(client, config, options);
     this.state = first.state;
     this.observer = new CacheObserver(options.observe, options.ledger);
-    this.requestOptions = requestOptionsOf(options);
+    const requestOptions = requestOptionsOf(options);
     const host = { dispatch: (input: CacheInput) => this.dispatch(input), clearTimers: () => this.timers.clear(), drawJitter: () => this.drawJitter(), eventsOf: (connection: Connection) => this.eventsOf(connection) };
-    this.connections = new CacheConnections(options, this.clock, this.requestOptions, this.diagnosticsData, host, first.lastGeneration);
+    this.connections = new CacheConnections(options, this.clock, requestOptions, this.diagnosticsData, host, first.lastGeneration);
+    this.requests = new CacheRequests(this.connections, this.contentLimit, this.clock, this.diagnosticsData, options, requestOptions, host.dispatch);
   }
 
   // -- lifecycle ---------------------------------------------------------------------------------
@@ -282,10 +279,7 @@ export class FencedResourceCache {
   private eventsOf(connection: Connection): ConnectionEvents {
     return {
       notification: (method, params) => this.onNotification(connection, method, params),
-      respond: (effect, outcome) => {
-        if (effect.method === 'resources/read' && outcome.type === 'result') this.contentLimit.observeRead(effect.uri, outcome.result, this.clock.nowMs());
-        this.respond(connection, effect, outcome);
-      },
+      respond: (effect, outcome) => this.requests.outcome(connection, effect, outcome),
       closedInFlight: () => void this.diagnosticsData.closedInFlight++,
       rejection: (rejection) => this.adapterRejection(rejection),
       error: (error) => recordTransportError(this.diagnosticsData, this.clock.nowMs(), connection.generation, error),
@@ -350,7 +344,7 @@ export class FencedResourceCache {
   private execute(effect: ClientEffect): void {
     switch (effect.type) {
       case 'RequestSent':
-        this.sendRequest(effect);
+        this.requests.send(effect);
         break;
       case 'TimerArmed':
         this.timers.arm(effect.timer, effect.deadlineMs);
@@ -364,25 +358,7 @@ export class FencedResourceCache {
     }
   }
 
-  // -- requests and notifications ------------------------------------------------------------------
-
-  private sendRequest(effect: RequestEffect): void {
-    const connection = this.connections.current;
-    if (connection === null || !connection.open || connection.generation !== effect.sessionGeneration) {
-      this.diagnosticsData.requestsWithoutConnection++;
-      return;
-    }
-    const held = effect.method === 'resources/read' ? this.contentLimit.holdRead(effect.uri, this.clock.nowMs()) : null;
-    if (held !== null) {
-      void Promise.resolve().then(() => this.respond(connection, effect, held)); // answered like a response: after this step
-      return;
-    }
-    connection.sdk.send(effect, this.options.requestMeta?.(effect), this.requestOptions, () => connection.open);
-  }
-
-  private respond(connection: Connection, effect: RequestEffect, outcome: ResponseOutcome): void {
-    this.dispatch({ type: 'ResponseArrived', sessionGeneration: connection.generation, requestId: effect.requestId, outcome });
-  }
+  // -- notifications ------------------------------------------------------------------
 
   private onNotification(connection: Connection, method: string, params: unknown): void {
     const listen = connection.listens === true && (method === 'notifications/subscriptions/acknowledged' || method === 'notifications/cancelled');
