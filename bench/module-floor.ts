@@ -50,14 +50,19 @@ interface Options {
   repetitions: number;
   seed: number;
   json: boolean;
+  /** Time only this path (for profiling one of them with --cpu-prof); the others still run once to warm up. */
+  only: PathName | null;
 }
+
+type PathName = 'module' | 'floor' | 'pure';
+const pathNames: readonly PathName[] = ['module', 'floor', 'pure'];
 
 type Wire = { direction: LinkDirection; message: JSONRPCMessage };
 /** One interleaving's traffic: per connection (session generation), its messages in send order. */
 type Recording = Wire[][];
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { client: './examples/fixed-kb/client.mjs', scenario: 'read-race', interleavings: 200, repetitions: 5, seed: 1, json: false };
+  const options: Options = { client: './examples/fixed-kb/client.mjs', scenario: 'read-race', interleavings: 200, repetitions: 5, seed: 1, json: false, only: null };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index]!;
     if (flag === '--json') {
@@ -67,6 +72,10 @@ function parseOptions(argv: readonly string[]): Options {
     const value = argv[++index];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === '--client') options.client = value;
+    else if (flag === '--only') {
+      if (!pathNames.includes(value as PathName)) throw new Error(`--only needs one of ${pathNames.join(', ')}, got ${value}`);
+      options.only = value as PathName;
+    }
     else if (flag === '--scenario') options.scenario = value;
     else if (flag === '--interleavings' || flag === '--repetitions' || flag === '--seed') {
       const number = Number(value);
@@ -74,7 +83,7 @@ function parseOptions(argv: readonly string[]): Options {
       if (flag === '--interleavings') options.interleavings = number;
       else if (flag === '--repetitions') options.repetitions = number;
       else options.seed = number;
-    } else throw new Error(`unknown argument ${flag} (--client PATH --scenario NAME --interleavings N --repetitions R --seed S --json)`);
+    } else throw new Error(`unknown argument ${flag} (--client PATH --scenario NAME --interleavings N --repetitions R --seed S --only module|floor|pure --json)`);
   }
   return options;
 }
@@ -155,23 +164,28 @@ async function main(): Promise<void> {
   await runModule(applicable, module, options, recordings); // records the traffic, and warms up
   await runFloor(recordings);
   runRange(spec, scenario, reference, 0, options.interleavings);
+  const runs: Record<PathName, () => unknown> = {
+    module: () => runModule(applicable, module, options, null),
+    floor: () => runFloor(recordings),
+    pure: () => runRange(spec, scenario, reference, 0, options.interleavings),
+  };
+  const timedPaths = options.only === null ? pathNames : [options.only];
   const times = { module: [] as number[], floor: [] as number[], pure: [] as number[] };
   const wall = { module: [] as number[], floor: [] as number[], pure: [] as number[] };
   for (let repetition = 0; repetition < options.repetitions; repetition++) {
-    times.module.push(await timed(() => runModule(applicable, module, options, null), wall.module));
-    times.floor.push(await timed(() => runFloor(recordings), wall.floor));
-    times.pure.push(await timed(() => runRange(spec, scenario, reference, 0, options.interleavings), wall.pure));
+    for (const path of timedPaths) times[path].push(await timed(runs[path], wall[path]));
   }
   const perSecond = (ms: readonly number[]): number => (options.interleavings * 1000) / median(ms);
   const messages = recordings.reduce((sum, recording) => sum + recording.reduce((inner, wire) => inner + wire.length, 0), 0);
   const connections = recordings.reduce((sum, recording) => sum + recording.length, 0);
-  const row = (path: string, key: keyof typeof times) => ({ path, interleavingsPerCpuSecond: perSecond(times[key]), interleavingsPerWallSecond: perSecond(wall[key]) });
-  const rows = [
-    row(`module client (${module.name})`, 'module'),
-    row('floor: SDK Client + Server over InMemoryTransport, same messages', 'floor'),
-    row('pure reference', 'pure'),
-  ];
-  const result = { scenario: scenario.name, interleavings: options.interleavings, repetitions: options.repetitions, messagesPerInterleaving: messages / options.interleavings, connectionsPerInterleaving: connections / options.interleavings, moduleOverFloor: rows[1]!.interleavingsPerCpuSecond / rows[0]!.interleavingsPerCpuSecond, rows };
+  const labels: Record<PathName, string> = {
+    module: `module client (${module.name})`,
+    floor: 'floor: SDK Client + Server over InMemoryTransport, same messages',
+    pure: 'pure reference',
+  };
+  const rows = timedPaths.map((path) => ({ path: labels[path], interleavingsPerCpuSecond: perSecond(times[path]), interleavingsPerWallSecond: perSecond(wall[path]) }));
+  const moduleOverFloor = options.only === null ? perSecond(times.floor) / perSecond(times.module) : null;
+  const result = { scenario: scenario.name, interleavings: options.interleavings, repetitions: options.repetitions, messagesPerInterleaving: messages / options.interleavings, connectionsPerInterleaving: connections / options.interleavings, moduleOverFloor, rows };
   if (options.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -179,7 +193,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${scenario.name}, ${options.interleavings} interleavings x ${options.repetitions} repetitions, one thread; ${result.messagesPerInterleaving.toFixed(1)} messages and ${result.connectionsPerInterleaving.toFixed(2)} connections per interleaving\n`);
   process.stdout.write('  il/CPU-s   il/wall-s  path (medians)\n');
   for (const line of rows) process.stdout.write(`${line.interleavingsPerCpuSecond.toFixed(1).padStart(10)}  ${line.interleavingsPerWallSecond.toFixed(1).padStart(10)}  ${line.path}\n`);
-  process.stdout.write(`module takes ${result.moduleOverFloor.toFixed(2)}x the floor's CPU time per interleaving\n`);
+  if (moduleOverFloor !== null) process.stdout.write(`module takes ${moduleOverFloor.toFixed(2)}x the floor's CPU time per interleaving\n`);
 }
 
 main().catch((error: unknown) => {

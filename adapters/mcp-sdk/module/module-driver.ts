@@ -130,8 +130,14 @@ export class ModuleDriver implements ClientDriver {
   peek(uri: string, subject: string): string | undefined {
     const handle = this.handle;
     if (handle === null) return undefined;
-    const text = this.guarded(() => handle.get(uri, subject));
-    return typeof text === 'string' ? text : undefined;
+    // Called for every resource after every event: no closure (as `guarded` would take) on this path.
+    try {
+      const text = handle.get(uri, subject);
+      return typeof text === 'string' ? text : undefined;
+    } catch (error) {
+      this.world.fail(error);
+      return undefined;
+    }
   }
 
   /** The end of the run. */

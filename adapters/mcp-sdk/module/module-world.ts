@@ -129,7 +129,11 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
       this.events++;
       this.traceHash = mix(mix(mix(this.traceHash, this.nowMs), kind), a);
       this.observer.event(cause);
-      this.guard(() => this.dispatchWorld(kind, a, payload));
+      try {
+        this.dispatchWorld(kind, a, payload);
+      } catch (error) {
+        this.fail(error);
+      }
     });
   }
 
