@@ -1,14 +1,14 @@
 /**
  * Module client vs the SDK floor vs the pure path, same scenario, one thread, one run
  * (`npm run bench:build && node dist-bench/bench/module-floor.js [--client PATH] [--scenario NAME]
- * [--interleavings N] [--repetitions R] [--only module|floor|floor-stdio|pure] [--json]`).
+ * [--interleavings N] [--repetitions R] [--only module|floor|floor-stdio|pure] [--stdio] [--json]`).
  *
  * - module: the module client (default examples/fixed-kb/client.mjs) through the module world, as `gate --client`.
  * - floor: the SDK Client and Server alone exchanging the same messages over the SDK's InMemoryTransport, no
  *   harness: every link of every module interleaving is recorded once (the wire tap), then replayed per
  *   connection (connect + initialize, the client's requests in wire order answered with the recorded results,
  *   the server's notifications, close). It is what the SDK itself costs for that traffic.
- * - floor-stdio: the same replay, each message also framed as the SDK's stdio transports do it (serializeMessage,
+ * - floor-stdio (with --stdio): the same replay, each message also framed as the SDK's stdio transports do it (serializeMessage,
  *   then deserializeMessage: JSON text, JSON.parse and JSONRPCMessageSchema), without the pipe. InMemoryTransport
  *   hands the sender's object to the receiver; a deployed client's transport (stdio, HTTP) pays this framing per
  *   message, and the module path pays part of it (its link serializes and validates what the client sends, and
@@ -59,6 +59,8 @@ interface Options {
   json: boolean;
   /** Time only this path (for profiling one of them with --cpu-prof); the others still run once to warm up. */
   only: PathName | null;
+  /** Also run the floor with stdio framing (off by default: a third transport class in the process changes how the SDK's code is compiled for all paths). */
+  stdio: boolean;
 }
 
 type PathName = 'module' | 'floor' | 'floor-stdio' | 'pure';
@@ -69,11 +71,12 @@ type Wire = { direction: LinkDirection; message: JSONRPCMessage };
 type Recording = Wire[][];
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { client: './examples/fixed-kb/client.mjs', scenario: 'read-race', interleavings: 200, repetitions: 5, seed: 1, json: false, only: null };
+  const options: Options = { client: './examples/fixed-kb/client.mjs', scenario: 'read-race', interleavings: 200, repetitions: 5, seed: 1, json: false, only: null, stdio: false };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index]!;
-    if (flag === '--json') {
-      options.json = true;
+    if (flag === '--json' || flag === '--stdio') {
+      if (flag === '--json') options.json = true;
+      else options.stdio = true;
       continue;
     }
     const value = argv[++index];
@@ -90,7 +93,7 @@ function parseOptions(argv: readonly string[]): Options {
       if (flag === '--interleavings') options.interleavings = number;
       else if (flag === '--repetitions') options.repetitions = number;
       else options.seed = number;
-    } else throw new Error(`unknown argument ${flag} (--client PATH --scenario NAME --interleavings N --repetitions R --seed S --only module|floor|pure --json)`);
+    } else throw new Error(`unknown argument ${flag} (--client PATH --scenario NAME --interleavings N --repetitions R --seed S --only module|floor|floor-stdio|pure --stdio --json)`);
   }
   return options;
 }
@@ -183,7 +186,7 @@ async function main(): Promise<void> {
   const recordings: Recording[] = [];
   await runModule(applicable, module, options, recordings); // records the traffic, and warms up
   await runFloor(recordings);
-  await runFloor(recordings, true);
+  if (options.stdio || options.only === 'floor-stdio') await runFloor(recordings, true);
   runRange(spec, scenario, reference, 0, options.interleavings);
   const runs: Record<PathName, () => unknown> = {
     module: () => runModule(applicable, module, options, null),
@@ -191,7 +194,7 @@ async function main(): Promise<void> {
     'floor-stdio': () => runFloor(recordings, true),
     pure: () => runRange(spec, scenario, reference, 0, options.interleavings),
   };
-  const timedPaths = options.only === null ? pathNames : [options.only];
+  const timedPaths = options.only !== null ? [options.only] : pathNames.filter((path) => path !== 'floor-stdio' || options.stdio);
   const times: Record<PathName, number[]> = { module: [], floor: [], 'floor-stdio': [], pure: [] };
   const wall: Record<PathName, number[]> = { module: [], floor: [], 'floor-stdio': [], pure: [] };
   for (let repetition = 0; repetition < options.repetitions; repetition++) {
@@ -208,7 +211,7 @@ async function main(): Promise<void> {
   };
   const rows = timedPaths.map((path) => ({ path: labels[path], interleavingsPerCpuSecond: perSecond(times[path]), interleavingsPerWallSecond: perSecond(wall[path]) }));
   const moduleOverFloor = options.only === null ? perSecond(times.floor) / perSecond(times.module) : null;
-  const moduleOverStdioFloor = options.only === null ? perSecond(times['floor-stdio']) / perSecond(times.module) : null;
+  const moduleOverStdioFloor = options.only === null && options.stdio ? perSecond(times['floor-stdio']) / perSecond(times.module) : null;
   const result = { scenario: scenario.name, interleavings: options.interleavings, repetitions: options.repetitions, messagesPerInterleaving: messages / options.interleavings, connectionsPerInterleaving: connections / options.interleavings, moduleOverFloor, moduleOverStdioFloor, rows };
   if (options.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -217,7 +220,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${scenario.name}, ${options.interleavings} interleavings x ${options.repetitions} repetitions, one thread; ${result.messagesPerInterleaving.toFixed(1)} messages and ${result.connectionsPerInterleaving.toFixed(2)} connections per interleaving\n`);
   process.stdout.write('  il/CPU-s   il/wall-s  path (medians)\n');
   for (const line of rows) process.stdout.write(`${line.interleavingsPerCpuSecond.toFixed(1).padStart(10)}  ${line.interleavingsPerWallSecond.toFixed(1).padStart(10)}  ${line.path}\n`);
-  if (moduleOverFloor !== null) process.stdout.write(`module takes ${moduleOverFloor.toFixed(2)}x the floor's CPU time per interleaving (${moduleOverStdioFloor!.toFixed(2)}x the floor with stdio framing)\n`);
+  const stdioNote = moduleOverStdioFloor === null ? '' : ` (${moduleOverStdioFloor.toFixed(2)}x the floor with stdio framing)`;
+  if (moduleOverFloor !== null) process.stdout.write(`module takes ${moduleOverFloor.toFixed(2)}x the floor's CPU time per interleaving${stdioNote}\n`);
 }
 
 main().catch((error: unknown) => {
