@@ -1,13 +1,18 @@
 /**
  * Module client vs the SDK floor vs the pure path, same scenario, one thread, one run
  * (`npm run bench:build && node dist-bench/bench/module-floor.js [--client PATH] [--scenario NAME]
- * [--interleavings N] [--repetitions R] [--json]`).
+ * [--interleavings N] [--repetitions R] [--only module|floor|floor-stdio|pure] [--stdio] [--json]`).
  *
  * - module: the module client (default examples/fixed-kb/client.mjs) through the module world, as `gate --client`.
  * - floor: the SDK Client and Server alone exchanging the same messages over the SDK's InMemoryTransport, no
  *   harness: every link of every module interleaving is recorded once (the wire tap), then replayed per
  *   connection (connect + initialize, the client's requests in wire order answered with the recorded results,
  *   the server's notifications, close). It is what the SDK itself costs for that traffic.
+ * - floor-stdio (with --stdio): the same replay, each message also framed as the SDK's stdio transports do it (serializeMessage,
+ *   then deserializeMessage: JSON text, JSON.parse and JSONRPCMessageSchema), without the pipe. InMemoryTransport
+ *   hands the sender's object to the receiver; a deployed client's transport (stdio, HTTP) pays this framing per
+ *   message, and the module path pays part of it (its link serializes and validates what the client sends, and
+ *   copies what the server sends). Shown beside the floor, not instead of it: the ratio is against the floor.
  * - pure: the reference reducer client on the pure transport (sim/gate.ts runRange).
  * Rows are the median interleavings per CPU second (user + system of this process, robust to other load) and
  * per wall second over the repetitions, run alternately. Timing uses performance.now() and process.cpuUsage()
@@ -19,6 +24,8 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   EmptyResultSchema,
   ListResourcesRequestSchema,
@@ -50,23 +57,35 @@ interface Options {
   repetitions: number;
   seed: number;
   json: boolean;
+  /** Time only this path (for profiling one of them with --cpu-prof); the others still run once to warm up. */
+  only: PathName | null;
+  /** Also run the floor with stdio framing (off by default: a third transport class in the process changes how the SDK's code is compiled for all paths). */
+  stdio: boolean;
 }
+
+type PathName = 'module' | 'floor' | 'floor-stdio' | 'pure';
+const pathNames: readonly PathName[] = ['module', 'floor', 'floor-stdio', 'pure'];
 
 type Wire = { direction: LinkDirection; message: JSONRPCMessage };
 /** One interleaving's traffic: per connection (session generation), its messages in send order. */
 type Recording = Wire[][];
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { client: './examples/fixed-kb/client.mjs', scenario: 'read-race', interleavings: 200, repetitions: 5, seed: 1, json: false };
+  const options: Options = { client: './examples/fixed-kb/client.mjs', scenario: 'read-race', interleavings: 200, repetitions: 5, seed: 1, json: false, only: null, stdio: false };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index]!;
-    if (flag === '--json') {
-      options.json = true;
+    if (flag === '--json' || flag === '--stdio') {
+      if (flag === '--json') options.json = true;
+      else options.stdio = true;
       continue;
     }
     const value = argv[++index];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === '--client') options.client = value;
+    else if (flag === '--only') {
+      if (!pathNames.includes(value as PathName)) throw new Error(`--only needs one of ${pathNames.join(', ')}, got ${value}`);
+      options.only = value as PathName;
+    }
     else if (flag === '--scenario') options.scenario = value;
     else if (flag === '--interleavings' || flag === '--repetitions' || flag === '--seed') {
       const number = Number(value);
@@ -74,7 +93,7 @@ function parseOptions(argv: readonly string[]): Options {
       if (flag === '--interleavings') options.interleavings = number;
       else if (flag === '--repetitions') options.repetitions = number;
       else options.seed = number;
-    } else throw new Error(`unknown argument ${flag} (--client PATH --scenario NAME --interleavings N --repetitions R --seed S --json)`);
+    } else throw new Error(`unknown argument ${flag} (--client PATH --scenario NAME --interleavings N --repetitions R --seed S --only module|floor|floor-stdio|pure --stdio --json)`);
   }
   return options;
 }
@@ -98,8 +117,21 @@ const resultSchemas: Record<string, typeof EmptyResultSchema | typeof ReadResour
   'resources/list': ListResourcesResultSchema,
 };
 
-/** Replays one connection's traffic between a bare SDK Client and Server over InMemoryTransport. */
-async function replayConnection(wire: readonly Wire[]): Promise<void> {
+/** One end of an InMemoryTransport pair whose every message is framed as the SDK's stdio transports frame it. */
+function stdioFramed(inner: InMemoryTransport): Transport {
+  const framed: Transport = {
+    start: () => inner.start(),
+    close: () => inner.close(),
+    send: (message, options) => inner.send(deserializeMessage(serializeMessage(message).slice(0, -1)), options),
+  };
+  inner.onmessage = (message, extra) => framed.onmessage?.(message, extra);
+  inner.onclose = () => framed.onclose?.();
+  inner.onerror = (error) => framed.onerror?.(error);
+  return framed;
+}
+
+/** Replays one connection's traffic between a bare SDK Client and Server over InMemoryTransport (`framed`: with stdio framing). */
+async function replayConnection(wire: readonly Wire[], framed: boolean): Promise<void> {
   const answers = new Map<string | number, Record<string, unknown>>();
   for (const { direction, message } of wire) if (direction === 'to-client' && 'id' in message && message.id !== undefined) answers.set(message.id, message as Record<string, unknown>);
   const server = new Server({ name: 'floor', version: '0.1.0' }, { capabilities: { resources: { subscribe: true, listChanged: true } }, jsonSchemaValidator: unusedJsonSchemaValidator });
@@ -114,8 +146,8 @@ async function replayConnection(wire: readonly Wire[]): Promise<void> {
   const client = new Client({ name: 'floor', version: '1.0.0' });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => undefined);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
+  await server.connect(framed ? stdioFramed(serverSide) : serverSide);
+  await client.connect(framed ? stdioFramed(clientSide) : clientSide);
   for (const { direction, message } of wire) {
     const record = message as { id?: string | number; method?: string; params?: Record<string, unknown> };
     if (record.method === undefined || record.method === 'initialize' || record.method.startsWith('notifications/initialized')) continue;
@@ -129,8 +161,8 @@ async function replayConnection(wire: readonly Wire[]): Promise<void> {
   await client.close();
 }
 
-async function runFloor(recordings: readonly Recording[]): Promise<void> {
-  for (const recording of recordings) for (const wire of recording) await replayConnection(wire);
+async function runFloor(recordings: readonly Recording[], framed = false): Promise<void> {
+  for (const recording of recordings) for (const wire of recording) await replayConnection(wire, framed);
 }
 
 /** CPU ms (user + system) of this process while `run` ran: less sensitive than wall time to other load on the machine. */
@@ -154,24 +186,33 @@ async function main(): Promise<void> {
   const recordings: Recording[] = [];
   await runModule(applicable, module, options, recordings); // records the traffic, and warms up
   await runFloor(recordings);
+  if (options.stdio || options.only === 'floor-stdio') await runFloor(recordings, true);
   runRange(spec, scenario, reference, 0, options.interleavings);
-  const times = { module: [] as number[], floor: [] as number[], pure: [] as number[] };
-  const wall = { module: [] as number[], floor: [] as number[], pure: [] as number[] };
+  const runs: Record<PathName, () => unknown> = {
+    module: () => runModule(applicable, module, options, null),
+    floor: () => runFloor(recordings),
+    'floor-stdio': () => runFloor(recordings, true),
+    pure: () => runRange(spec, scenario, reference, 0, options.interleavings),
+  };
+  const timedPaths = options.only !== null ? [options.only] : pathNames.filter((path) => path !== 'floor-stdio' || options.stdio);
+  const times: Record<PathName, number[]> = { module: [], floor: [], 'floor-stdio': [], pure: [] };
+  const wall: Record<PathName, number[]> = { module: [], floor: [], 'floor-stdio': [], pure: [] };
   for (let repetition = 0; repetition < options.repetitions; repetition++) {
-    times.module.push(await timed(() => runModule(applicable, module, options, null), wall.module));
-    times.floor.push(await timed(() => runFloor(recordings), wall.floor));
-    times.pure.push(await timed(() => runRange(spec, scenario, reference, 0, options.interleavings), wall.pure));
+    for (const path of timedPaths) times[path].push(await timed(runs[path], wall[path]));
   }
   const perSecond = (ms: readonly number[]): number => (options.interleavings * 1000) / median(ms);
   const messages = recordings.reduce((sum, recording) => sum + recording.reduce((inner, wire) => inner + wire.length, 0), 0);
   const connections = recordings.reduce((sum, recording) => sum + recording.length, 0);
-  const row = (path: string, key: keyof typeof times) => ({ path, interleavingsPerCpuSecond: perSecond(times[key]), interleavingsPerWallSecond: perSecond(wall[key]) });
-  const rows = [
-    row(`module client (${module.name})`, 'module'),
-    row('floor: SDK Client + Server over InMemoryTransport, same messages', 'floor'),
-    row('pure reference', 'pure'),
-  ];
-  const result = { scenario: scenario.name, interleavings: options.interleavings, repetitions: options.repetitions, messagesPerInterleaving: messages / options.interleavings, connectionsPerInterleaving: connections / options.interleavings, moduleOverFloor: rows[1]!.interleavingsPerCpuSecond / rows[0]!.interleavingsPerCpuSecond, rows };
+  const labels: Record<PathName, string> = {
+    module: `module client (${module.name})`,
+    floor: 'floor: SDK Client + Server over InMemoryTransport, same messages',
+    'floor-stdio': 'floor with stdio framing (serializeMessage + deserializeMessage per message)',
+    pure: 'pure reference',
+  };
+  const rows = timedPaths.map((path) => ({ path: labels[path], interleavingsPerCpuSecond: perSecond(times[path]), interleavingsPerWallSecond: perSecond(wall[path]) }));
+  const moduleOverFloor = options.only === null ? perSecond(times.floor) / perSecond(times.module) : null;
+  const moduleOverStdioFloor = options.only === null && options.stdio ? perSecond(times['floor-stdio']) / perSecond(times.module) : null;
+  const result = { scenario: scenario.name, interleavings: options.interleavings, repetitions: options.repetitions, messagesPerInterleaving: messages / options.interleavings, connectionsPerInterleaving: connections / options.interleavings, moduleOverFloor, moduleOverStdioFloor, rows };
   if (options.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -179,7 +220,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${scenario.name}, ${options.interleavings} interleavings x ${options.repetitions} repetitions, one thread; ${result.messagesPerInterleaving.toFixed(1)} messages and ${result.connectionsPerInterleaving.toFixed(2)} connections per interleaving\n`);
   process.stdout.write('  il/CPU-s   il/wall-s  path (medians)\n');
   for (const line of rows) process.stdout.write(`${line.interleavingsPerCpuSecond.toFixed(1).padStart(10)}  ${line.interleavingsPerWallSecond.toFixed(1).padStart(10)}  ${line.path}\n`);
-  process.stdout.write(`module takes ${result.moduleOverFloor.toFixed(2)}x the floor's CPU time per interleaving\n`);
+  const stdioNote = moduleOverStdioFloor === null ? '' : ` (${moduleOverStdioFloor.toFixed(2)}x the floor with stdio framing)`;
+  if (moduleOverFloor !== null) process.stdout.write(`module takes ${moduleOverFloor.toFixed(2)}x the floor's CPU time per interleaving${stdioNote}\n`);
 }
 
 main().catch((error: unknown) => {

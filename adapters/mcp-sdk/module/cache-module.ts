@@ -3,14 +3,16 @@
  * that runs a `FencedResourceCache` (by default over the reference core, or over any `ClientUnderTest`)
  * on the connections the harness gives it. It claims every feature the reducer supports; with
  * `durable`/`recover` it persists its ledger in `env.store` after every step and recovers from it.
- * The reference core's ledger is persisted as its JSON text, written by `SharedJson` (its steps copy what
- * they change, so only the changed records are written again); any other reducer's ledger as the object.
+ * The reference core's ledger is persisted as its JSON text: the harness's store writes it when a crash loads
+ * it (module-store.ts), another store gets it from `SharedJson` (its steps copy what they change, so only the
+ * changed records are written again); any other reducer's ledger is saved as the object.
  */
 import { referenceClient } from '../../../core/reducer.js';
 import type { Ledger } from '../../../core/state.js';
 import type { ClientConfig, ClientUnderTest } from '../../../core/types.js';
 import { FencedResourceCache, type SdkConnectionFactory } from '../cache/fenced-cache.js';
 import type { ModuleClient, ModuleHandle } from './contract.js';
+import { JsonStore } from './module-store.js';
 import { SharedJson } from './shared-json.js';
 
 export interface CacheModuleOptions {
@@ -47,14 +49,17 @@ export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
         // The core replaces its ledger object whenever the ledger changes: persist each new one (as written to disk).
         const store = env.store;
         const durable = reducer.durable!;
-        // The reference core never changes a ledger it returned (copy-on-write), so its text can be shared.
-        const json = reducer === referenceClient ? new SharedJson() : null;
+        // The reference core never changes a ledger it returned (copy-on-write): the harness's store writes its
+        // text when a crash loads it (module-store.ts); another store gets the text, sharing unchanged records.
+        const copyOnWrite = reducer === referenceClient;
+        const json = copyOnWrite && !(store instanceof JsonStore) ? new SharedJson() : null;
         let saved: unknown = undefined;
         cache.onStep(() => {
           const ledger = durable(cache.clientState);
           if (ledger === saved) return;
           saved = ledger;
-          store.save(json === null ? ledger : json.write(ledger));
+          if (copyOnWrite && store instanceof JsonStore) store.saveUnchanging(ledger);
+          else store.save(json === null ? ledger : json.write(ledger));
         });
       }
       cache.start().catch(() => undefined); // a failed first connect is retried by the reconnect policy

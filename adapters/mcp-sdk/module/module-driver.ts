@@ -7,7 +7,8 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientDriver, CommandInput } from '../../../sim/kernel/host.js';
 import type { ServerSession } from '../../../sim/actors/server.js';
-import { featuresOf, type ModuleClient, type ModuleEnv, type ModuleHandle, type ModuleStore } from './contract.js';
+import { featuresOf, type ModuleClient, type ModuleEnv, type ModuleHandle } from './contract.js';
+import { JsonStore } from './module-store.js';
 import type { BlackBoxObserver } from './observer.js';
 
 /** What the driver needs of the module world. */
@@ -23,21 +24,6 @@ export interface ModuleDriverWorld {
   closeProcess(process: number, reason: string): void;
   /** Keeps the first error thrown by the client for the end of the run. */
   fail(error: unknown): void;
-}
-
-/** The store of a client claiming crashRecovery: what `save` got, as JSON (a string, immutable, is kept as it is). */
-class JsonStore implements ModuleStore {
-  private json: string | undefined;
-  private text: string | undefined;
-  load(): unknown {
-    if (this.text !== undefined) return this.text;
-    return this.json === undefined ? undefined : JSON.parse(this.json);
-  }
-  save(value: unknown): void {
-    const text = typeof value === 'string';
-    this.text = text ? value : undefined;
-    this.json = text ? undefined : JSON.stringify(value);
-  }
 }
 
 export class ModuleDriver implements ClientDriver {
@@ -130,8 +116,14 @@ export class ModuleDriver implements ClientDriver {
   peek(uri: string, subject: string): string | undefined {
     const handle = this.handle;
     if (handle === null) return undefined;
-    const text = this.guarded(() => handle.get(uri, subject));
-    return typeof text === 'string' ? text : undefined;
+    // Called for every resource after every event: no closure (as `guarded` would take) on this path.
+    try {
+      const text = handle.get(uri, subject);
+      return typeof text === 'string' ? text : undefined;
+    } catch (error) {
+      this.world.fail(error);
+      return undefined;
+    }
   }
 
   /** The end of the run. */

@@ -72,6 +72,8 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
   /** Instants since the last event-loop turn (see `turnDue`). */
   private instantsSinceTurn = 0;
   private readonly peek = (uri: string, subject: string): string | undefined => this.client.peek(uri, subject);
+  /** The event of a client timer's wake-up (one function for all of them). */
+  private readonly wakeUp = (): void => this.observer.event(causeWorkload);
   private readonly subjectOfResource = (resource: number): string => subjects[this.subjectOf[resource]!]!;
 
   constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ModuleClient, trace: boolean, private readonly tap?: WireTap) {
@@ -86,7 +88,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     this.era = new ModuleEra2026(this, () => this.ended);
     this.client = new ModuleDriver(this, client);
     this.runtime = new VirtualRuntime(deriveSeed(this.jitterSeed, 7), {
-      wake: (deadlineMs) => this.clock.setTimer(deadlineMs, () => this.observer.event(causeWorkload)),
+      wake: (deadlineMs) => this.clock.setTimer(deadlineMs, this.wakeUp),
       unwake: (handle) => this.clock.clearTimer(handle),
       timerFiring: (cause) => this.observer.event(cause),
       currentToken: () => this.observer.cause,
@@ -129,7 +131,11 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
       this.events++;
       this.traceHash = mix(mix(mix(this.traceHash, this.nowMs), kind), a);
       this.observer.event(cause);
-      this.guard(() => this.dispatchWorld(kind, a, payload));
+      try {
+        this.dispatchWorld(kind, a, payload);
+      } catch (error) {
+        this.fail(error);
+      }
     });
   }
 

@@ -151,8 +151,9 @@ export class BlackBoxObserver {
   /** After an event settled: what `get` serves now, per resource. */
   look(get: (uri: string, subject: string) => string | undefined, subjectOf: (resource: number) => string): void {
     for (let resource = 0; resource < this.uris.length; resource++) {
-      const text = get(this.uris[resource]!, subjectOf(resource));
-      if (text !== this.served[resource]) this.changed(resource, text, subjectOf(resource));
+      const subject = subjectOf(resource);
+      const text = get(this.uris[resource]!, subject);
+      if (text !== this.served[resource]) this.changed(resource, text, subject);
       else if (text === undefined) this.deletionReflected(resource);
       else this.leaseRenewed(resource, text);
     }

@@ -64,7 +64,7 @@ describe('SharedJson', () => {
   });
 });
 
-describe('cacheModule persists the reference core ledger as SharedJson text', () => {
+describe('cacheModule persists the reference core ledger as its JSON text (written when a crash loads it)', () => {
   it('a crashed and recovered FencedResourceCache runs exactly as with the ledger persisted as an object', async () => {
     const scenario = findScenario('client-crash')!;
     const viaText = cacheModule();

@@ -5,7 +5,8 @@
  * ledger). The text is exactly `JSON.stringify(value)` (same members, order and escapes) as long as no
  * object is changed in place once written.
  *
- * cacheModule persists the reference core's ledger after every step with it: a plain JSON.stringify of a
+ * cacheModule writes the reference core's ledger with it after every step for a store of its own (the
+ * harness's store writes the text only when a crash loads it: module-store.ts): a plain JSON.stringify of a
  * 4-8 KB ledger, 180-370 times per interleaving, was 7-11 % of a fenced-cache module run. Only the last
  * value at each place is remembered (no WeakMap: thousands of ephemerons made the collector slower than
  * the writing it saved).
