@@ -34,7 +34,9 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['multi-page-lost-notifications', 0, 3],
   ['cursor-cycle', 0, 3],
   ['forged-snapshot-id', 0, 3],
-  ['lost-unsubscribe-ack', 0, 3],
+  // [0, 8): interleaving 7 is the first where a read of an earlier generation is answered after the URI was
+  // subscribed again (core/fence.ts judgeReadResponse, the generation half of the close fence).
+  ['lost-unsubscribe-ack', 0, 8],
   ['late-content-after-close', 0, 3],
   ['old-session-notification', 0, 3],
   ['permission-revocation', 0, 3],

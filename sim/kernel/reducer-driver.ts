@@ -183,7 +183,10 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const world = this.world;
     const oracle = world.oracle;
     // one reused record: the oracle reads it during judge() only
-    oracle.judge(effects, fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response));
+    const truth = fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response);
+    oracle.judge(effects, truth);
+    // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
+    if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
   }
