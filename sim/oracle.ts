@@ -16,6 +16,7 @@ import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
 import type { ClientEffect } from '../core/types.js';
 import { AmplificationChecker } from './checkers/amplification.js';
 import { AnswerChecker } from './checkers/answers.js';
+import { OfferedRequestChecker } from './checkers/offered.js';
 import { CatalogChecker } from './checkers/catalog.js';
 import { CatalogAbChecker } from './checkers/catalog-ab.js';
 import { CatalogTruthChecker } from './checkers/catalog-truth.js';
@@ -64,6 +65,7 @@ export class Oracle extends OracleAccounts {
   readonly stalenessBound: StalenessBoundChecker;
   readonly availability: AvailabilityChecker;
   readonly answers: AnswerChecker;
+  readonly offered: OfferedRequestChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   private readonly content: ContentRegistry;
@@ -90,6 +92,7 @@ export class Oracle extends OracleAccounts {
     this.stalenessBound = new StalenessBoundChecker(this);
     this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
     this.answers = new AnswerChecker(this, uris);
+    this.offered = new OfferedRequestChecker(this);
   }
 
   get notificationReads(): number {
