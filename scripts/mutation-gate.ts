@@ -32,9 +32,14 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['reconnect', 0, 3],
   ['uri-spelling', 0, 3],
   ['multi-page-lost-notifications', 0, 3],
+  // the first interleaving where a second not-found is accepted while the URI is already TOMBSTONE_PENDING
+  // (core/fence.ts acceptNotFound: the move only from other states).
+  ['multi-page-lost-notifications', 11, 1],
   ['cursor-cycle', 0, 3],
   ['forged-snapshot-id', 0, 3],
-  ['lost-unsubscribe-ack', 0, 3],
+  // [0, 8): interleaving 7 is the first where a read of an earlier generation is answered after the URI was
+  // subscribed again (core/fence.ts judgeReadResponse, the generation half of the close fence).
+  ['lost-unsubscribe-ack', 0, 8],
   ['late-content-after-close', 0, 3],
   ['old-session-notification', 0, 3],
   ['permission-revocation', 0, 3],

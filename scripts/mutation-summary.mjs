@@ -16,7 +16,8 @@ if (reports.length === 0) {
 const equivalents = new Set();
 if (existsSync('mutation-equivalents.md')) {
   for (const line of readFileSync('mutation-equivalents.md', 'utf8').split('\n')) {
-    const match = /^- (core\/[\w./-]+:\d+:\d+) (\w+) `([^`]*)`/.exec(line);
+    // An optional end (`core/FILE.ts:LINE:COLUMN-LINE:COLUMN`) tells apart mutants that share a start, mutator and replacement.
+    const match = /^- (core\/[\w./-]+:\d+:\d+(?:-\d+:\d+)?) (\w+) `([^`]*)`/.exec(line);
     if (match) equivalents.add(`${match[1]} ${match[2]} ${match[3]}`);
   }
 }
@@ -31,7 +32,9 @@ for (const report of reports) {
     for (const mutant of mutants) {
       const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
       const open = mutant.status === 'Survived' || mutant.status === 'NoCoverage';
-      if (open && equivalents.has(`${where} ${mutant.mutatorName} ${mutant.replacement ?? ''}`)) row.Equivalent++;
+      const span = `${where}-${mutant.location.end.line}:${mutant.location.end.column}`;
+      const listed = (at) => equivalents.has(`${at} ${mutant.mutatorName} ${mutant.replacement ?? ''}`);
+      if (open && (listed(where) || listed(span))) row.Equivalent++;
       else {
         row[mutant.status] = (row[mutant.status] ?? 0) + 1;
         if (open) survivors.push(`${where} ${mutant.mutatorName} ${mutant.status}: ${JSON.stringify(mutant.replacement ?? '')}`);

@@ -30,6 +30,10 @@ export const safetyInvariants = [
   'refused_fresh',
   // 2026-07-28 catalog hints judged from below (sim/checkers/era2026-catalog-hints.ts)
   'catalog_hint_narrowed',
+  // SPEC §3.3, §3.4: a read answer fenced off still leaves a receipt or an audit (sim/checkers/answers.ts)
+  'answer_unrecorded',
+  // SPEC §3.5: no resources/subscribe or unsubscribe where the server offers none (sim/checkers/offered.ts)
+  'request_not_offered',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -67,6 +71,8 @@ export const invariantExplanations: Record<InvariantName, string> = {
   served_beyond_bound: 'the client served content older (since the truth moved past it) than the staleness bound it published for the resource, or content it never accepted',
   refused_fresh: 'the client refused (or answered with nothing) a serve of content that was, by ground truth, current, authorized for that subject and well within its lease and staleness bound, read on the current session with no update, not-found, crash or session change since',
   catalog_hint_narrowed: '2026-07-28: a catalog was published with a shorter ttlMs, or as private, than every page of every pass it can rest on (the aggregate is the shortest page TTL, and private only when a page was)',
+  answer_unrecorded: 'the client received the answer (content or not-found) to a read it sent on the current session and left no record of it: no version accepted, no tombstone, no stale receipt, no audit, no rejection',
+  request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither: a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
 };
@@ -97,6 +103,8 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'server-subscriptions': ['server_subscription_kept'],
   'staleness-bound': ['served_beyond_bound'],
   availability: ['refused_fresh'],
+  answers: ['answer_unrecorded'],
+  offered: ['request_not_offered'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

@@ -15,6 +15,8 @@ import { WatchChecker } from './checkers/era2026-watch.js';
 import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
 import type { ClientEffect } from '../core/types.js';
 import { AmplificationChecker } from './checkers/amplification.js';
+import { AnswerChecker } from './checkers/answers.js';
+import { OfferedRequestChecker } from './checkers/offered.js';
 import { CatalogChecker } from './checkers/catalog.js';
 import { CatalogAbChecker } from './checkers/catalog-ab.js';
 import { CatalogTruthChecker } from './checkers/catalog-truth.js';
@@ -62,6 +64,8 @@ export class Oracle extends OracleAccounts {
   readonly serverSubscriptions: ServerSubscriptionChecker;
   readonly stalenessBound: StalenessBoundChecker;
   readonly availability: AvailabilityChecker;
+  readonly answers: AnswerChecker;
+  readonly offered: OfferedRequestChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   private readonly content: ContentRegistry;
@@ -87,6 +91,8 @@ export class Oracle extends OracleAccounts {
     this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
     this.stalenessBound = new StalenessBoundChecker(this);
     this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
+    this.answers = new AnswerChecker(this, uris);
+    this.offered = new OfferedRequestChecker(this);
   }
 
   get notificationReads(): number {
@@ -240,6 +246,7 @@ export class Oracle extends OracleAccounts {
   onCrash(timeMs: number): void {
     this.crash.onCrash(this.stamp(timeMs));
     this.availability.onCrash(timeMs);
+    this.answers.onCrash(timeMs);
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {

@@ -131,6 +131,7 @@ function respond(
     exists,
     survivesSessionEnd: false,
     deniedSubject,
+    read: request.method === 'resources/read',
     list,
   };
   world.toClient(world.serverToClientTime(session, extraDelayMs), cause, session.generation, message);

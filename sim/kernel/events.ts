@@ -50,6 +50,8 @@ export interface ResponseMessage {
   survivesSessionEnd: boolean;
   /** Permission denied to this subject index (-1: not denied). */
   deniedSubject: number;
+  /** It answers a resources/read (the oracle's answer_unrecorded judges what became of it). */
+  read: boolean;
   /** resources/list pages: what the page really was. */
   list: ListPageTruth | null;
   /** 2026-07-28 read results: the cache hint the server sent (sim/actors/era2026.ts). */

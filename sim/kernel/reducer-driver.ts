@@ -13,7 +13,7 @@ import { causeConnection, causeListChanged, causeNotification, causeOldNotificat
 import type { ServerSession } from '../actors/server.js';
 import { TimerTable } from './timer-table.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
-import { listenParams, observeEra2026Response, observeListenDelivery, openEra } from '../actors/era2026.js';
+import { isEra2026Session, listenParams, observeEra2026Response, observeListenDelivery, openEra } from '../actors/era2026.js';
 import type { ListenCancelEffect } from './effects.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
@@ -183,7 +183,11 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const world = this.world;
     const oracle = world.oracle;
     // one reused record: the oracle reads it during judge() only
-    oracle.judge(effects, fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response));
+    const truth = fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response);
+    oracle.judge(effects, truth);
+    // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
+    if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
+    if (world.session !== null) oracle.offered.judgeRequests(effects, { subscribe: world.capabilities.subscribe, era2026: isEra2026Session(world.session) }, world.nowMs);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
   }

@@ -1,0 +1,52 @@
+/**
+ * Answers a client must account for (SPEC §3.3, §3.4): `answer_unrecorded`. A read the server answered
+ * with content or not-found, delivered on the session the read was sent on, either passes the fences (a
+ * version accepted, a tombstone pending) or is fenced off, and then it leaves a record: a stale receipt
+ * (§3.3 "otherwise it emits a stale receipt"), a `STALE_AFTER_CLOSE` audit (§3.4), another audit, or a
+ * protocol rejection. A step answering such a read with none of these dropped the answer silently.
+ *
+ * Judged on the world's own message (it was a read, it was not a permission denial, it came on the session
+ * it was sent on, after the last crash), never on what the client says about the request. Only clients of
+ * the step interface (SPEC §4, sim/kernel/reducer-driver.ts) are judged: their effects are the vocabulary
+ * that has receipts; a module client observed from outside (adapters/mcp-sdk/module) has none.
+ */
+import type { ClientEffect } from '../../core/types.js';
+import type { InvariantName } from '../invariants.js';
+import type { StepTruth } from './step-truth.js';
+import type { ViolationSink } from './sink.js';
+
+/** Effects that record what became of an answer. */
+const recordingEffects: ReadonlySet<ClientEffect['type']> = new Set<ClientEffect['type']>([
+  'VersionAccepted',
+  'TombstonePending',
+  'StaleReceiptWritten',
+  'AuditWritten',
+  'ProtocolRejected',
+]);
+
+export class AnswerChecker {
+  answersJudged = 0;
+  private lastCrashMs = -1;
+
+  constructor(
+    private readonly sink: ViolationSink & { checked(invariant: InvariantName): void },
+    private readonly uris: readonly string[],
+  ) {}
+
+  onCrash(timeMs: number): void {
+    this.lastCrashMs = timeMs;
+  }
+
+  /** A step that answered a read (content or not-found, not a permission denial) with `effects`. */
+  judgeReadAnswered(effects: readonly ClientEffect[], truth: StepTruth): void {
+    if (truth.requestSession !== truth.currentSession || truth.requestSentAtMs < 0 || truth.requestSentAtMs <= this.lastCrashMs) return;
+    this.answersJudged++;
+    this.sink.checked('answer_unrecorded');
+    for (let index = 0; index < effects.length; index++) {
+      if (recordingEffects.has(effects[index]!.type)) return;
+    }
+    const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
+    const answer = truth.servedExists ? `content v${truth.servedVersion}` : 'not-found';
+    this.sink.violate('answer_unrecorded', truth.timeMs, uri, `the answer (${answer}) to a read of ${uri === '' ? 'an unknown URI' : uri} sent at ${truth.requestSentAtMs} ms left no version, tombstone, stale receipt, audit or rejection`);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Requests the server does not offer (SPEC §3.5): `request_not_offered`. On a 2025-11-25 connection whose
+ * server did not declare `resources.subscribe` the client polls, so it sends neither resources/subscribe
+ * nor resources/unsubscribe; a 2026-07-28 connection has no such methods at all (a watch is a
+ * subscriptions/listen, cancelled by notifications/cancelled). Judged on the world's own record of what the
+ * server declared and which era the connection speaks, never on what the client believes it negotiated.
+ * Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for answer_unrecorded.
+ */
+import type { ClientEffect } from '../../core/types.js';
+import type { InvariantName } from '../invariants.js';
+import type { ViolationSink } from './sink.js';
+
+/** What the server of the current connection really offers. */
+export interface ServerOffer {
+  subscribe: boolean;
+  era2026: boolean;
+}
+
+export class OfferedRequestChecker {
+  constructor(private readonly sink: ViolationSink & { checked(invariant: InvariantName): void }) {}
+
+  judgeRequests(effects: readonly ClientEffect[], offer: ServerOffer, timeMs: number): void {
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
+      if (effect.type !== 'RequestSent' || (effect.method !== 'resources/subscribe' && effect.method !== 'resources/unsubscribe')) continue;
+      this.sink.checked('request_not_offered');
+      if (offer.subscribe && !offer.era2026) continue;
+      const why = offer.era2026 ? 'the connection speaks 2026-07-28, which has no such method' : 'the server did not declare resources.subscribe';
+      this.sink.violate('request_not_offered', timeMs, effect.uri, `sent ${effect.method} for ${effect.uri}, but ${why}`);
+    }
+  }
+}
