@@ -10,22 +10,17 @@ import type { ClientEffect } from '../../core/types.js';
 import type { InvariantName } from '../invariants.js';
 import type { ViolationSink } from './sink.js';
 
-/** What the server of the current connection really offers. */
-export interface ServerOffer {
-  subscribe: boolean;
-  era2026: boolean;
-}
-
 export class OfferedRequestChecker {
   constructor(private readonly sink: ViolationSink & { checked(invariant: InvariantName): void }) {}
 
-  judgeRequests(effects: readonly ClientEffect[], offer: ServerOffer, timeMs: number): void {
+  /** `subscribeOffered`, `era2026`: what the server of the current connection really declared, and its era (two flags, no object per step). */
+  judgeRequests(effects: readonly ClientEffect[], subscribeOffered: boolean, era2026: boolean, timeMs: number): void {
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
       if (effect.type !== 'RequestSent' || (effect.method !== 'resources/subscribe' && effect.method !== 'resources/unsubscribe')) continue;
       this.sink.checked('request_not_offered');
-      if (offer.subscribe && !offer.era2026) continue;
-      const why = offer.era2026 ? 'the connection speaks 2026-07-28, which has no such method' : 'the server did not declare resources.subscribe';
+      if (subscribeOffered && !era2026) continue;
+      const why = era2026 ? 'the connection speaks 2026-07-28, which has no such method' : 'the server did not declare resources.subscribe';
       this.sink.violate('request_not_offered', timeMs, effect.uri, `sent ${effect.method} for ${effect.uri}, but ${why}`);
     }
   }

@@ -187,7 +187,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     oracle.judge(effects, truth);
     // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
-    if (world.session !== null) oracle.offered.judgeRequests(effects, { subscribe: world.capabilities.subscribe, era2026: isEra2026Session(world.session) }, world.nowMs);
+    if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
   }
