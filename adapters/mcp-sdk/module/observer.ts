@@ -221,7 +221,7 @@ export class BlackBoxObserver {
     this.served[resource] = text;
     if (text === undefined) {
       if (before === undefined) return;
-      const response = this.world.wanted[resource] === 1 ? this.notFoundAnswer(resource) : null;
+      const response = this.world.wanted[resource] === 1 && !this.ttlLapsed(resource, before) ? this.notFoundAnswer(resource) : null;
       const notFound = response !== null;
       if (notFound) this.reflected[resource] = Math.max(this.reflected[resource]!, response.version);
       const effect: ClientEffect = notFound ? { type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) } : { type: 'PurgeDone', uri, subject, invalidatedEntries: 0 };
@@ -243,6 +243,18 @@ export class BlackBoxObserver {
       sessionGeneration: this.world.sessionGeneration,
     };
     this.judge([effect], () => `get(${uri}) now serves ${this.world.oracle.describeContent(text)}`);
+  }
+
+  /**
+   * Whether the 2026-07-28 entry the client served as `text` had outlived its `ttlMs` by now, counted from the
+   * send of the read that brought it (the earliest a client may count from). A client may drop such an entry on
+   * its own; `get` is looked at only after events, so the drop shows at the next one, which may be a not-found to
+   * an older read: that stop is no tombstone from the not-found (client-v2, era2026-swarm seed 3099910486: v12
+   * with ttlMs 866 read at 16142 ms, dropped by 17132 ms, when an abandoned read's not-found arrived).
+   */
+  private ttlLapsed(resource: number, text: string): boolean {
+    const entry = this.world.oracle.era2026Serving.entries.entryOf(resource, text);
+    return entry !== undefined && entry.ttlMs >= 0 && entry.sentAtMs + entry.ttlMs <= this.world.nowMs;
   }
 
   /**
