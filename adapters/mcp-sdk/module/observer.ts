@@ -221,8 +221,8 @@ export class BlackBoxObserver {
     this.served[resource] = text;
     if (text === undefined) {
       if (before === undefined) return;
-      const response = this.world.wanted[resource] === 1 && !this.ttlLapsed(resource, before) ? this.notFoundAnswer(resource) : null;
-      const notFound = response !== null;
+      const response = this.world.wanted[resource] === 1 ? this.notFoundAnswer(resource) : null;
+      const notFound = response !== null && !this.ttlLapsed(resource, before);
       if (notFound) this.reflected[resource] = Math.max(this.reflected[resource]!, response.version);
       const effect: ClientEffect = notFound ? { type: 'TombstonePending', uri, readOrdinal: this.ordinalFor(resource) } : { type: 'PurgeDone', uri, subject, invalidatedEntries: 0 };
       this.judge([effect], () => `get(${uri}) serves nothing now${notFound ? ' (read: not found)' : ''}`);
