@@ -39,6 +39,11 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     const replay = await runCli(pasted(replayLine));
     expect(replay.code).toBe(1);
     expect(replay.stdout).toContain('verdict: VIOLATION version_regression');
+    const full = await runCli([...pasted(replayLine), '--full']);
+    expect(full.code).toBe(1);
+    expect(full.stdout).toContain('timeline (whole run, every resource):');
+    expect(full.stdout.split('\n').length).toBeGreaterThan(replay.stdout.split('\n').length);
+    expect(full.stdout).not.toContain('more lines like the ones above');
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
     expect(report.applicability.clientKind).toBe('module');
     expect(report.applicability.invariantsJudged).toContain('version_regression');

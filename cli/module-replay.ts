@@ -81,14 +81,16 @@ function shownTimeline(result: InterleavingResult, invariant: InvariantName | nu
   return violationTimeline(result.timelineEntries ?? [], violation.invariant, violation.uri, result.plan.workload.resources.map((resource) => resource.uri));
 }
 
-export async function moduleReplay(input: ModuleRunInput, invariant: InvariantName | null, io: Io): Promise<number> {
+/** `full`: the whole timeline, every resource and every line (for tracing what the focused one folds away). */
+export async function moduleReplay(input: ModuleRunInput, invariant: InvariantName | null, io: Io, full = false): Promise<number> {
   const result = await runOnce(input, true, 'replay');
-  const timeline = shownTimeline(result, invariant);
+  const timeline = full ? { lines: result.timeline ?? [], hidden: 0 } : shownTimeline(result, invariant);
   const violation = result.oracle.violations[0];
+  const shown = violation === undefined ? '' : full ? ' (whole run, every resource)' : ` up to the first violation, focused on ${violation.uri} (${timeline.hidden} lines about other resources hidden; --full shows all)`;
   const lines = [
     'fencesim replay',
     ...columns(headerRows(input, result)),
-    `timeline${violation === undefined ? '' : ` up to the first violation, focused on ${violation.uri} (${timeline.hidden} lines about other resources hidden)`}:`,
+    `timeline${shown}:`,
     ...timeline.lines,
     violation === undefined ? 'verdict: no violation' : `verdict: VIOLATION ${violation.invariant} at ${violation.timeMs} ms on ${violation.uri}\n  detail: ${violation.detail}\n  meaning: ${invariantExplanations[violation.invariant]}`,
   ];

@@ -67,6 +67,8 @@ fencesim replay --file FILE [--client NAME]
                         are replayed strictly, with the scenario and client from its runSpec; a replay
                         that diverges from them stops, naming the decision and both labels (exit 2)
     --client NAME       with --file: replay the same schedule against another client (leniently)
+    --full              a module client (--client ./x.mjs): the whole timeline, every resource, no line
+                        folded (by default it is cut at the first violation and focused on its resource)
   Exit 0 when no invariant is violated, 1 when a violation reproduces, 2 when the input is bad.`,
   shrink: `fencesim shrink --seed S --scenario NAME --client NAME [--out FILE] [--invariant NAME] [--budget-ms MS]
 fencesim shrink --file FILE [--client NAME] [--out FILE] [--invariant NAME] [--budget-ms MS]

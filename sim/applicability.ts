@@ -72,9 +72,11 @@ export function notApplicableRows(applicability: Applicability): string[][] {
 }
 
 /**
- * The invariants the black-box oracle judges for a module client (adapters/mcp-sdk/module/observer.ts), and
- * the rest: they need the reducer vocabulary (outbox, derived entries, catalogs, leases, listens) or are not
- * established for module clients. Reducer clients are judged on every invariant.
+ * The invariants the black-box oracle judges for a module client (adapters/mcp-sdk/module/observer.ts: what it
+ * sends and what `get` serves, against ground truth), and the rest: they need the reducer vocabulary (outbox
+ * and derived entries, catalogs, a client's own claim that a URI is watched, read receipts, the requests a
+ * reducer's effects name) and are never judged for a module client. Reducer clients are judged on every
+ * invariant. (sim/applicability.test.ts checks this list against what module runs really judge.)
  */
 export const moduleJudgedInvariants = [
   'version_regression',
@@ -84,7 +86,17 @@ export const moduleJudgedInvariants = [
   'late_tombstone',
   'served_after_revocation',
   'fence_lost_after_crash',
+  'served_outside_lease',
+  'served_not_found',
+  'server_subscription_kept',
+  'served_beyond_bound',
+  'refused_fresh',
+  'read_your_notification',
+  'ttl_staleness',
+  'monotonic_reads',
+  'scope_isolation',
   'convergence_60s',
+  'healed_convergence',
 ] as const;
 
 /** What report.json says about the client under test (absent for registry clients: everything applies). */

@@ -17,7 +17,7 @@ import { moduleReplay, moduleRunInput } from '../module-replay.js';
 import { firstLabelDifference, resolveRunInput, runInput, type RunInput } from '../replay-input.js';
 import { scenarioForProtocol } from '../protocol.js';
 
-export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file', transport: 'transport', protocol: 'protocol' } as const;
+export const replayOptions = { seed: 'seed', scenario: 'scenario', client: 'client', file: 'file', transport: 'transport', protocol: 'protocol', full: 'flag' } as const;
 
 export async function replayCommandRun(argv: readonly string[], io: Io): Promise<number> {
   const taken = await takeClientModule(argv, 'replay');
@@ -26,7 +26,7 @@ export async function replayCommandRun(argv: readonly string[], io: Io): Promise
     throw new UsageError('--transport sdk replays an interleaving by --seed --scenario --client (replay files hold pure-transport decisions)', 'replay');
   }
   const module = await moduleRunInput('replay', options, taken.loaded);
-  if (module !== null) return moduleReplay(module.input, module.invariant, io);
+  if (module !== null) return moduleReplay(module.input, module.invariant, io, options.full === true);
   if (taken.loaded?.kind === 'reducer') options.client = taken.loaded.reducer;
   const input = await resolveRunInput('replay', options);
   if (taken.loaded?.kind === 'reducer') input.scenario = applicabilityOf(input.scenario, reducerClaims(input.client)).scenario; // as the gate ran it

@@ -17,6 +17,11 @@ export interface CachedEntry {
   ttlMs: number;
   scope: 'public' | 'private';
   subject: string;
+  /**
+   * The earliest instant the client may drop this content as expired: `sentAtMs + ttlMs` (Infinity without a
+   * hint); after a black-box renewal, the earlier of the two entries it may hold (EntryRegistry.onRenewed).
+   */
+  lapsesAtMs: number;
 }
 
 /** Entries remembered per resource (the newest accepted contents; older ones are no longer served). */
@@ -43,17 +48,45 @@ export class EntryRegistry {
 
   /** The client accepted content `digest` of `resource` at truth `version` in this step. */
   onAccepted(resource: number, digest: string, version: number, truth: StepTruth): void {
+    this.remember(resource, digest, this.entryFrom(version, truth));
+  }
+
+  /**
+   * A read answered `digest` again and the client, seen only as a black box, still serves it: it may have taken
+   * the new entry or kept the one it had (a reducer says which with its accept; a module client cannot). Each
+   * judgement takes the reading that favours the client, so it is never blamed on an entry it may not hold:
+   * - serving (ttl_staleness, scope_isolation) is judged on the entry that leaves the content fresh longer (the
+   *   larger ttlMs plus round trip; no hint counts as longest). client-v2, era2026-swarm seed 378315806: v6 kept
+   *   with ttlMs 14,713 while a re-read blocked after close brought ttlMs 699;
+   * - a drop may be an expiry from the earlier `lapsesAtMs` of the two. client-v2, era2026-broken-stream seed
+   *   971016562: v28 renewed at 27,592 ms with a shorter ttlMs than the first read's, dropped at 29,088 ms.
+   */
+  onRenewed(resource: number, digest: string, version: number, truth: StepTruth): void {
+    const renewal = this.entryFrom(version, truth);
+    const held = this.entries[resource]!.get(digest);
+    if (held === undefined) return this.remember(resource, digest, renewal);
+    const served = freshSpanMs(held) > freshSpanMs(renewal) ? held : renewal;
+    this.remember(resource, digest, { ...served, lapsesAtMs: Math.min(held.lapsesAtMs, renewal.lapsesAtMs) });
+  }
+
+  private entryFrom(version: number, truth: StepTruth): CachedEntry {
     const hinted = truth.requestSentAtMs >= 0 && truth.requestSentAtMs === this.pendingSentAtMs;
-    const entries = this.entries[resource]!;
-    entries.delete(digest);
-    entries.set(digest, {
+    const ttlMs = hinted ? this.pendingTtlMs : -1;
+    return {
       version,
       sentAtMs: truth.requestSentAtMs,
       receivedAtMs: truth.timeMs,
-      ttlMs: hinted ? this.pendingTtlMs : -1,
+      ttlMs,
       scope: hinted ? this.pendingScope : 'private',
       subject: hinted ? this.pendingSubject : '',
-    });
+      lapsesAtMs: ttlMs < 0 ? Infinity : truth.requestSentAtMs + ttlMs,
+    };
+  }
+
+  private remember(resource: number, digest: string, entry: CachedEntry): void {
+    const entries = this.entries[resource]!;
+    entries.delete(digest);
+    entries.set(digest, entry);
     if (entries.size > entriesPerResourceMax) entries.delete(entries.keys().next().value!);
   }
 
@@ -61,4 +94,9 @@ export class EntryRegistry {
   entryOf(resource: number, digest: string): CachedEntry | undefined {
     return resource < 0 ? undefined : this.entries[resource]!.get(digest);
   }
+}
+
+/** How long after the truth moves past an entry's version ttl_staleness still lets it be served (no hint: unbounded). */
+function freshSpanMs(entry: CachedEntry): number {
+  return entry.ttlMs < 0 ? Infinity : entry.ttlMs + entry.receivedAtMs - entry.sentAtMs;
 }

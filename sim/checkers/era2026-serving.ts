@@ -46,6 +46,11 @@ export class Era2026ServingCheckers {
     if (resource >= 0 && this.watch.isEra(truth.currentSession)) this.entries.onAccepted(resource, digest, version, truth);
   }
 
+  /** A black-box client still serves `digest` after a read answered it again (EntryRegistry.onRenewed). */
+  onRenewed(resource: number, digest: string, version: number, truth: StepTruth): void {
+    if (resource >= 0 && this.watch.isEra(truth.currentSession)) this.entries.onRenewed(resource, digest, version, truth);
+  }
+
   /** A ContentServed on connection `truth.currentSession`. */
   judgeServed(resource: number, subject: string, digest: string, truth: StepTruth): void {
     if (!this.watch.isEra(truth.currentSession)) return;

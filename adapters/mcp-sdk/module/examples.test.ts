@@ -12,6 +12,7 @@ import { moduleApplicability, runModuleRange } from './module-gate.js';
 import { shrinkModuleFailure } from './module-shrink.js';
 import { runModuleInterleaving } from './module-world.js';
 import { faultIndex } from '../../../sim/faults.js';
+import { invariantIndex } from '../../../sim/oracle.js';
 
 async function example(name: string, file = 'client.mjs'): Promise<ModuleClient> {
   return ((await import(`../../../examples/${name}/${file}`)) as { default: ModuleClient }).default;
@@ -74,6 +75,16 @@ describe('examples/fixed-kb and FencedResourceCache pass', () => {
     // when an abandoned older read's not-found arrived (which the core dropped), and was taken for a tombstone from
     // it (false late_tombstone). A drop after the served entry's ttlMs is no tombstone from the not-found.
     { what: 'a drop after the served entry\'s ttlMs is no tombstone from a coinciding old not-found (no false late_tombstone)', client: () => example('fenced-cache', 'client-v2.mjs'), scenario: 'era2026-swarm', seed: 3099910486, reached: (result) => result.faultCounts[faultIndex['slow-read']]! },
+    // client-v2 (same gate): v6 was accepted at 7,212 ms with ttlMs 14,713; a re-read sent at 9,514 ms answered v6
+    // again with ttlMs 699 after the resource was unwatched, and the core blocked it (STALE_AFTER_CLOSE). The observer
+    // took the re-read for a renewal and judged the serve at 11,489 ms on the 699 ms entry (false ttl_staleness).
+    // A black box may hold either entry: serving is judged on the one fresh longer (EntryRegistry.onRenewed).
+    { what: 'a re-read blocked after close does not shorten the entry a serve is judged on (no false ttl_staleness)', client: () => example('fenced-cache', 'client-v2.mjs'), scenario: 'era2026-swarm', seed: 378315806, reached: (result) => result.faultCounts[faultIndex['late-response-after-close']]! * result.oracle.checks[invariantIndex.ttl_staleness]! },
+    // client-v2, `--scenario era2026-broken-stream --seed 2026 --interleavings 10000`: v28 read at 25,569 ms and
+    // renewed by a re-read at 27,570 ms with a shorter ttlMs; the cache dropped it when that ran out (29,088 ms), at
+    // the instant an old read's not-found arrived. With the renewal judged on the longer entry alone, the drop was
+    // taken for a tombstone from that not-found (false late_tombstone): a drop may be an expiry from either entry.
+    { what: 'a drop when the shorter of two renewed entries lapses is no tombstone (no false late_tombstone)', client: () => example('fenced-cache', 'client-v2.mjs'), scenario: 'era2026-broken-stream', seed: 971016562, reached: (result) => result.faultCounts[faultIndex['broken-read-stream']]! },
   ];
   for (const { what, client: clientOf, scenario: name = 'swarm', seed, reached } of regressions) {
     it(`${what} (${name} seed ${seed})`, async () => {

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findScenario, swarm } from '../../../scenarios/catalog.js';
-import { applicabilityOf } from '../../../sim/applicability.js';
+import { applicabilityOf, moduleJudgedInvariants } from '../../../sim/applicability.js';
 import { faultIndex } from '../../../sim/faults.js';
-import { invariantIndex } from '../../../sim/oracle.js';
+import { allInvariants, invariantIndex } from '../../../sim/oracle.js';
 import type { ModuleClient } from './contract.js';
 import { moduleApplicability, moduleSelfCheck } from './module-gate.js';
 import { runModuleInterleaving } from './module-world.js';
@@ -105,5 +105,25 @@ describe('features a client does not claim are not applicable', () => {
       expect(result.faultCounts[faultIndex['cursor-cycle']]).toBe(0);
       expect(result.plan.faults['client-crash']).toBeUndefined();
     }
+  }, 120_000);
+});
+
+describe('what report.json says a module client is judged on is what module runs judge', () => {
+  it('moduleJudgedInvariants are exactly the invariants checked in module runs of both eras (fixed-kb on swarm, client-v2 on era2026-swarm)', async () => {
+    const checked = new Set<string>();
+    const runs: [ModuleClient, string][] = [
+      [await example('fixed-kb'), 'swarm'],
+      [((await import('../../../examples/fenced-cache/client-v2.mjs')) as { default: ModuleClient }).default, 'era2026-swarm'],
+    ];
+    for (const [client, name] of runs) {
+      const scenario = moduleApplicability(findScenario(name)!, client).scenario;
+      for (let seed = 1; seed <= 10; seed++) {
+        const result = await runModuleInterleaving(seed, scenario, client, { trace: false, record: false });
+        allInvariants.forEach((invariant, index) => result.oracle.checks[index]! > 0 && checked.add(invariant));
+      }
+    }
+    // Counted on every purge, but only OutboxEntryWritten effects (the reducer vocabulary) can leave an entry to fail it.
+    checked.delete('untraced_derived_entry');
+    expect([...checked].sort()).toEqual([...moduleJudgedInvariants].sort());
   }, 120_000);
 });

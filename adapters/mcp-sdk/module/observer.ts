@@ -180,8 +180,8 @@ export class BlackBoxObserver {
     if (!this.world.currentSession(response.requestSession) || parseContent(text)?.version !== response.version) return;
     const truth = fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response);
     this.world.oracle.serving.onAccepted(resource, truth);
-    // 2026-07-28: the entry it serves is now the one this read brought (its receipt, its ttlMs and scope), as a reducer client's re-accept makes it.
-    this.world.oracle.era2026Serving.onAccepted(resource, text, response.version, truth);
+    // 2026-07-28: the entry it serves is the one this read brought or the one it held, whichever is fresh longer (a black box may hold either).
+    this.world.oracle.era2026Serving.onRenewed(resource, text, response.version, truth);
     // It also reflects that version (a re-subscribed resource whose content did not change is never "accepted" anew).
     this.world.oracle.convergence.onAccepted(resource, response.version, this.uris[resource]!, this.world.nowMs);
   }
@@ -254,7 +254,7 @@ export class BlackBoxObserver {
    */
   private ttlLapsed(resource: number, text: string): boolean {
     const entry = this.world.oracle.era2026Serving.entries.entryOf(resource, text);
-    return entry !== undefined && entry.ttlMs >= 0 && entry.sentAtMs + entry.ttlMs <= this.world.nowMs;
+    return entry !== undefined && entry.lapsesAtMs <= this.world.nowMs;
   }
 
   /**
