@@ -12,7 +12,7 @@ import type { Ledger } from '../../../core/state.js';
 import type { ClientConfig, ClientUnderTest } from '../../../core/types.js';
 import { FencedResourceCache, type SdkConnectionFactory } from '../cache/fenced-cache.js';
 import type { ModuleClient, ModuleHandle } from './contract.js';
-import { JsonStore } from './module-store.js';
+import type { JsonStore } from './module-store.js';
 import { SharedJson } from './shared-json.js';
 
 export interface CacheModuleOptions {
@@ -52,13 +52,16 @@ export function cacheModule(options: CacheModuleOptions = {}): ModuleClient {
         // The reference core never changes a ledger it returned (copy-on-write): the harness's store writes its
         // text when a crash loads it (module-store.ts); another store gets the text, sharing unchanged records.
         const copyOnWrite = reducer === referenceClient;
-        const json = copyOnWrite && !(store instanceof JsonStore) ? new SharedJson() : null;
+        // Asked of the store itself, not by instanceof: a client module loads cacheModule through the package
+        // (`fencesim/module`), which need not be the copy the harness runs from (vitest's sources, bench/'s build).
+        const unchanging = copyOnWrite && typeof (store as Partial<JsonStore>).saveUnchanging === 'function' ? (store as JsonStore) : null;
+        const json = copyOnWrite && unchanging === null ? new SharedJson() : null;
         let saved: unknown = undefined;
         cache.onStep(() => {
           const ledger = durable(cache.clientState);
           if (ledger === saved) return;
           saved = ledger;
-          if (copyOnWrite && store instanceof JsonStore) store.saveUnchanging(ledger);
+          if (unchanging !== null) unchanging.saveUnchanging(ledger);
           else store.save(json === null ? ledger : json.write(ledger));
         });
       }
