@@ -43,6 +43,20 @@ export class Era2026Availability {
     this.receivedAtMs[resource] = timeMs;
   }
 
+  /**
+   * A black-box client still serves content a re-read answered again, received at `timeMs` with truth `ttlMs`:
+   * it may hold the new entry or the old, so it must serve only until the earlier of the two windows ends (a
+   * renewal with no TTL leaves no 2026 obligation). client-v2, era2026-broken-stream seed 3491793660: v2 read
+   * with a long TTL at 2,621 ms, re-read at 4,006 ms with a short one, no longer served after it ran out.
+   */
+  onRenewed(resource: number, ttlMs: number, timeMs: number): void {
+    const heldTtlMs = this.ttlMs[resource]!;
+    if (heldTtlMs <= 0) return;
+    if (ttlMs > 0 && timeMs + ttlMs / 2 >= this.receivedAtMs[resource]! + heldTtlMs / 2) return;
+    this.ttlMs[resource] = ttlMs;
+    this.receivedAtMs[resource] = timeMs;
+  }
+
   /** Listen `listenId` is about to end (truth event or the client's cancel): every resource it was acknowledged with lost its watch. */
   onListenEnding(listenId: number): void {
     for (const resource of this.watch.resourcesOf(listenId)) this.lostPending.push(resource);

@@ -60,13 +60,14 @@ export class EntryRegistry {
    *   with ttlMs 14,713 while a re-read blocked after close brought ttlMs 699;
    * - a drop may be an expiry from the earlier `lapsesAtMs` of the two. client-v2, era2026-broken-stream seed
    *   971016562: v28 renewed at 27,592 ms with a shorter ttlMs than the first read's, dropped at 29,088 ms.
+   * Returns the renewal's own entry (its hint: refused_fresh's window, Era2026Availability.onRenewed).
    */
-  onRenewed(resource: number, digest: string, version: number, truth: StepTruth): void {
+  onRenewed(resource: number, digest: string, version: number, truth: StepTruth): CachedEntry {
     const renewal = this.entryFrom(version, truth);
     const held = this.entries[resource]!.get(digest);
-    if (held === undefined) return this.remember(resource, digest, renewal);
-    const served = freshSpanMs(held) > freshSpanMs(renewal) ? held : renewal;
-    this.remember(resource, digest, { ...served, lapsesAtMs: Math.min(held.lapsesAtMs, renewal.lapsesAtMs) });
+    if (held === undefined) this.remember(resource, digest, renewal);
+    else this.remember(resource, digest, { ...(freshSpanMs(held) > freshSpanMs(renewal) ? held : renewal), lapsesAtMs: Math.min(held.lapsesAtMs, renewal.lapsesAtMs) });
+    return renewal;
   }
 
   private entryFrom(version: number, truth: StepTruth): CachedEntry {

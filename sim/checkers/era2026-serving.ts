@@ -6,7 +6,7 @@
  */
 import type { InvariantName } from '../invariants.js';
 import { CatalogHintChecker } from './era2026-catalog-hints.js';
-import { EntryRegistry } from './era2026-entries.js';
+import { EntryRegistry, type CachedEntry } from './era2026-entries.js';
 import { MonotonicChecker } from './era2026-monotonic.js';
 import { NotificationChecker } from './era2026-notification.js';
 import { ScopeChecker } from './era2026-scope.js';
@@ -46,9 +46,9 @@ export class Era2026ServingCheckers {
     if (resource >= 0 && this.watch.isEra(truth.currentSession)) this.entries.onAccepted(resource, digest, version, truth);
   }
 
-  /** A black-box client still serves `digest` after a read answered it again (EntryRegistry.onRenewed). */
-  onRenewed(resource: number, digest: string, version: number, truth: StepTruth): void {
-    if (resource >= 0 && this.watch.isEra(truth.currentSession)) this.entries.onRenewed(resource, digest, version, truth);
+  /** A black-box client still serves `digest` after a read answered it again (EntryRegistry.onRenewed): the renewal's entry, if on a 2026-07-28 connection. */
+  onRenewed(resource: number, digest: string, version: number, truth: StepTruth): CachedEntry | undefined {
+    return resource >= 0 && this.watch.isEra(truth.currentSession) ? this.entries.onRenewed(resource, digest, version, truth) : undefined;
   }
 
   /** A ContentServed on connection `truth.currentSession`. */

@@ -84,6 +84,9 @@ describe('examples/fixed-kb and FencedResourceCache pass', () => {
     // renewed by a re-read at 27,570 ms with a shorter ttlMs; the cache dropped it when that ran out (29,088 ms), at
     // the instant an old read's not-found arrived. With the renewal judged on the longer entry alone, the drop was
     // taken for a tombstone from that not-found (false late_tombstone): a drop may be an expiry from either entry.
+    // client-v2 (same gate): v5 read at 3,851 ms with ttlMs 4,841, re-read at 4,084 ms with ttlMs 493; the cache took
+    // the new hint and refused v5 at 5,750 ms, within the first entry's window but after the renewal's (false refused_fresh).
+    { what: 'a renewal with a shorter TTL shortens the window a serve is owed in (no false refused_fresh)', client: () => example('fenced-cache', 'client-v2.mjs'), scenario: 'era2026-broken-stream', seed: 3491793660, reached: (result) => result.faultCounts[faultIndex['broken-read-stream']]! },
     { what: 'a drop when the shorter of two renewed entries lapses is no tombstone (no false late_tombstone)', client: () => example('fenced-cache', 'client-v2.mjs'), scenario: 'era2026-broken-stream', seed: 971016562, reached: (result) => result.faultCounts[faultIndex['broken-read-stream']]! },
   ];
   for (const { what, client: clientOf, scenario: name = 'swarm', seed, reached } of regressions) {

@@ -180,8 +180,10 @@ export class BlackBoxObserver {
     if (!this.world.currentSession(response.requestSession) || parseContent(text)?.version !== response.version) return;
     const truth = fillStepTruth(this.truth, this.world.nowMs, this.cause, this.world.sessionGeneration, response);
     this.world.oracle.serving.onAccepted(resource, truth);
-    // 2026-07-28: the entry it serves is the one this read brought or the one it held, whichever is fresh longer (a black box may hold either).
-    this.world.oracle.era2026Serving.onRenewed(resource, text, response.version, truth);
+    // 2026-07-28: a black box may hold the entry this read brought or the one it had: each judgement takes the
+    // reading that favours the client (the entry fresh longer for serving, the earlier end for dropping or refusing).
+    const renewal = this.world.oracle.era2026Serving.onRenewed(resource, text, response.version, truth);
+    if (renewal !== undefined) this.world.oracle.availability.era2026.onRenewed(resource, renewal.ttlMs, this.world.nowMs);
     // It also reflects that version (a re-subscribed resource whose content did not change is never "accepted" anew).
     this.world.oracle.convergence.onAccepted(resource, response.version, this.uris[resource]!, this.world.nowMs);
   }
