@@ -50,15 +50,18 @@ function acceptUpsert(d: Draft, entry: ChangeEntry, row: UriMeta | undefined): v
 
 /**
  * A delete or revocation older than the row but newer than what is published (it arrived after a newer
- * upsert): the newer content stays pending, but the published versions it deleted must not be served.
+ * upsert): the newer content stays pending, but the published versions it deleted must not be served, and
+ * neither may a write of an older version still in flight (its ack is fenced by `tombstoneSequence`,
+ * store-writes.ts; index-gate seed 3957169151: v13's write acknowledged after v14's invalidation, served).
  */
 function withdrawOlder(d: Draft, uri: string, sequence: number): void {
   const row = d.d.meta[uri]!;
   const older = Object.keys(row.indexed).filter((model) => row.indexed[model]!.sequence < sequence);
-  if (older.length === 0) return;
+  if (older.length === 0 && sequence <= row.tombstoneSequence) return;
   const writable = d.metaForWrite(uri)!;
-  for (const model of older) delete writable.indexed[model];
   if (sequence > writable.tombstoneSequence) writable.tombstoneSequence = sequence;
+  if (older.length === 0) return commitEffect(d, uri, writable);
+  for (const model of older) delete writable.indexed[model];
   writable.status = 'pending';
   commitEffect(d, uri, writable);
   enqueueWrite(d, { writeId: d.allocateWriteId(), uri, model: '*', slot: 0, sequence, rows: [], deleteFromPosition: 0, purge: true });

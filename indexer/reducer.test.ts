@@ -89,6 +89,25 @@ describe('indexer reducer', () => {
     expect(of(resumed.effects, 'TimerArmed').some((timer) => timer.kind === 'debounce' && timer.key === uri)).toBe(true);
   });
 
+  test('a write acknowledged after a newer invalidation withdrew its version is not published (index-gate seed 3957169151)', () => {
+    // v1's vectors are written; v3 arrives, then v2's invalidation (older than the row, newer than the write): the
+    // store's ack of v1's write must not publish v1, which v2 withdrew (deleted_served at 54,000 ms of that seed).
+    const first = run(started(), [
+      { type: 'ChangeArrived', nowMs: 10, entry: upsert(1, text('vix')) },
+      { type: 'TimerFired', nowMs: 5_010, kind: 'debounce', key: uri },
+    ]);
+    const request = of(first.effects, 'EmbedRequested')[0]!;
+    const embedded = step(first.state, { type: 'EmbedResponded', nowMs: 5_100, requestId: request.requestId, model: request.model, vectors: request.texts.map((_, index) => [1, index, 0]) });
+    const write = of(embedded.effects, 'VectorWriteRequested').find((effect) => !effect.write.purge)!.write;
+    const later = run(embedded.state, [
+      { type: 'ChangeArrived', nowMs: 5_200, entry: upsert(3, text('nekx')) },
+      { type: 'ChangeArrived', nowMs: 5_300, entry: { ...upsert(2, ''), operation: 'invalidate', text: null } },
+    ]);
+    const acked = step(later.state, { type: 'StoreAcked', nowMs: 5_400, writeId: Number(write.writeId) });
+    expect(of(acked.effects, 'IndexPublished')).toEqual([]);
+    expect(acked.state.durable.meta[uri]!.indexed[write.model]).toBeUndefined();
+  });
+
   test('the input state is never mutated', () => {
     const state = started();
     const before = JSON.stringify(state);

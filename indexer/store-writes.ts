@@ -2,7 +2,7 @@
  * The vector outbox: every write (rows of one version into the unpublished slot, or a purge) is recorded
  * durably before it is sent, retried until the store acknowledges it, and idempotent (rows keyed by
  * (uri, model, slot, position) carrying their version). An acknowledged row write publishes its version
- * for reads, unless a newer one is already published or the resource was deleted since.
+ * for reads, unless a newer one is already published or the resource was deleted or invalidated since.
  * Naive: without an outbox a write is sent once and forgotten.
  */
 import type { Draft } from './draft.js';
@@ -26,7 +26,10 @@ export function onStoreAcked(d: Draft, writeId: number): void {
   const row = d.d.meta[write.uri];
   if (row === undefined || row.deleted) return;
   const published = row.indexed[write.model];
-  if (published !== undefined && published.sequence > write.sequence && !d.config.naive.noVersionGuard) return;
+  // A newer version is published, or a delete or invalidation newer than this write arrived after a newer upsert
+  // (withdrawOlder: the row lives on at the newer version, but what the write holds was withdrawn).
+  const superseded = (published !== undefined && published.sequence > write.sequence) || write.sequence < row.tombstoneSequence;
+  if (superseded && !d.config.naive.noVersionGuard) return;
   const writable = d.metaForWrite(write.uri)!;
   const manifest = write.rows.map((chunk) => chunk.chunkHash);
   const checkedHash = write.sequence === row.sequence ? row.hash : (published?.checkedHash ?? '');
