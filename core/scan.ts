@@ -41,6 +41,16 @@ export function requestDiscovery(d: Draft): void {
   if (discovery.running === null && d.v.connected) startPass(d);
 }
 
+/**
+ * A new session (a reconnect, or the first after a crash): a wanted round starts; otherwise a published
+ * catalog's review timer, which lived in the session's volatile state, is armed again for its review time, so
+ * the catalog keeps being reviewed (and deletions confirmed) without a new discovery command.
+ */
+export function resumeDiscovery(d: Draft): void {
+  const discovery = d.l.discovery;
+  if (discovery.wanted) requestDiscovery(d);
+  else if (discovery.catalog !== null) d.armTimer('discover', discoveryTimerUri, Math.max(discovery.catalog.nextReviewAtMs, d.nowMs));
+}
 
 export function startPass(d: Draft): void {
   if (!resourcesOffered(d)) return; // no resources/list without the capability
