@@ -328,7 +328,11 @@ function reconcileTombstones(d: Draft, listed: ReadonlySet<string>, firstPassSta
       if (sub.state === 'TOMBSTONE_PENDING' && progress.inFlight === 0) issueRead(d, uri, 'reappeared');
       continue;
     }
-    if (sub.state !== 'TOMBSTONE_PENDING' && progress.confirmAfterOrdinal < 0) continue;
+    // A read in flight (READ_PENDING: a poll or tombstone check of a TOMBSTONE_PENDING resource, say) is no
+    // reason to skip the catalog: its answer was asked before the catalog, so one more read follows it.
+    const reading = sub.state === 'READ_PENDING' && progress.inFlight > 0;
+    if (sub.state !== 'TOMBSTONE_PENDING' && !reading && progress.confirmAfterOrdinal < 0) continue;
+    if (sub.deletionConfirmed) continue; // confirmed already, and nothing was accepted since
     if (progress.notFoundEvidenceMs >= 0 && progress.notFoundEvidenceMs < firstPassStartMs) {
       confirmTombstone(d, uri);
       continue;
@@ -336,6 +340,7 @@ function reconcileTombstones(d: Draft, listed: ReadonlySet<string>, firstPassSta
     // Only a not-found read issued after THIS catalog may count: reads already in flight are too old.
     d.setConfirmAfter(uri, sub.lastIssuedOrdinal);
     if (sub.state === 'TOMBSTONE_PENDING' && progress.inFlight === 0) issueRead(d, uri, 'tombstone-check');
+    else if (progress.inFlight > 0 && !progress.dirty) d.setReads(uri, progress.inFlight, true);
   }
 }
 

@@ -357,6 +357,7 @@ export class Oracle extends OracleAccounts {
     const content = this.content.truthOf(text);
     const resource = this.resourceOf(uri);
     if (resource < 0) return;
+    this.deletion.onAccepted(resource);
     const own = content !== undefined && content.resource === resource;
     if (own) this.era2026Serving.onAccepted(resource, digest, content.version, truth);
     const entry = own ? this.era2026Serving.entries.entryOf(resource, digest) : undefined;

@@ -2,8 +2,8 @@
  * Deletion liveness (SPEC §3.3, §3.6): `healed_deletion`. A read answered "not found" only makes a resource
  * TOMBSTONE_PENDING; its deletion is confirmed by list reconciliation. Judged on the truth and the client's
  * effects only: from the heal (or a later subscribe), a wanted resource that is deleted in the server model
- * must be confirmed deleted (`TombstoneConfirmed`, or an outbox `delete` entry) since its deletion, by a
- * client that claims catalog reconciliation (it published a SNAPSHOT_PROVEN catalog in the run: only a proven
+ * must be confirmed deleted in the client's effects (its latest word on the resource is a `TombstoneConfirmed`
+ * or an outbox `delete` entry, with no `VersionAccepted` after it), by a client that claims catalog reconciliation (it published a SNAPSHOT_PROVEN catalog in the run: only a proven
  * listing may confirm a deletion, core/scan.ts), within its staleness bound (to learn of the not-found) plus
  * two catalog reviews (the catalog that lacks it, then one begun after the not-found evidence) plus
  * `healSettleMs`. Both bounds are what the client published (`StalenessBoundPublished`, a catalog's
@@ -42,7 +42,7 @@ export class DeletionChecker {
   private readonly off: Uint8Array;
   /** Per resource: when the truth last deleted it, or -1 while it exists. */
   private readonly deletedAtMs: Float64Array;
-  /** Per resource: the client confirmed the deletion since the truth's latest delete. */
+  /** Per resource: the client's latest word on it is a confirmed deletion (no version accepted since). */
   private readonly confirmed: Uint8Array;
   /** Per resource: since when the healed phase judges it (heal or later subscribe), or notArmed / judged. */
   private readonly healFromMs: Float64Array;
@@ -83,7 +83,6 @@ export class DeletionChecker {
       this.healFromMs[resource] = notArmed; // re-created: nothing to confirm (the heal has no mutations)
     } else if (this.deletedAtMs[resource]! < 0) {
       this.deletedAtMs[resource] = timeMs;
-      this.confirmed[resource] = 0;
     }
   }
 
@@ -108,11 +107,16 @@ export class DeletionChecker {
     return this.healFromMs[resource]! + this.stalenessBoundOf(resource) + 2 * catalogBoundMs + healSettleMs;
   }
 
+  /** The client accepted content of `resource`: it holds it to exist again. */
+  onAccepted(resource: number): void {
+    if (resource >= 0) this.confirmed[resource] = 0;
+  }
+
   /** The client confirmed the deletion of `resource` (TombstoneConfirmed or an outbox delete entry). */
   onConfirmed(resource: number, timeMs: number): void {
-    if (resource < 0 || this.deletedAtMs[resource]! < 0) return; // confirming an existing resource: late_tombstone's business
-    this.confirmed[resource] = 1;
-    if (this.healFromMs[resource]! < 0) return;
+    if (resource < 0) return;
+    this.confirmed[resource] = 1; // (confirming a resource that exists is late_tombstone's business)
+    if (this.healFromMs[resource]! < 0 || this.deletedAtMs[resource]! < 0) return;
     const deadlineMs = this.deadlineOf(resource);
     if (timeMs > deadlineMs && this.claimsProvenCatalogs) this.fail(resource, timeMs, `deletion of ${this.uris[resource]} confirmed only at ${timeMs} ms, after its deadline ${deadlineMs} ms`);
     else this.pass(resource);
