@@ -76,7 +76,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither: a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
-  healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed or an outbox delete) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
+  healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
 };
 
 /** Liveness invariants whose violation fails the interleaving, as a safety violation does. */

@@ -290,10 +290,7 @@ export class Oracle extends OracleAccounts {
       case 'OutboxEntryWritten':
         // Invalidations (revocation purges) must be written whatever the subscription's state.
         if (effect.operation !== 'invalidate') this.judgeOutbox(effect.uri, truth);
-        if (effect.operation === 'delete') {
-          this.catalog.judgeDeletion(effect.uri, truth.timeMs, 'outbox delete entry');
-          this.deletion.onConfirmed(this.resourceOf(effect.uri), truth.timeMs);
-        }
+        if (effect.operation === 'delete') this.catalog.judgeDeletion(effect.uri, truth.timeMs, 'outbox delete entry');
         this.revocation.judgeOutbox(effect);
         break;
       case 'DerivedEntryWritten':

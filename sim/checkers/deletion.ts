@@ -2,8 +2,8 @@
  * Deletion liveness (SPEC §3.3, §3.6): `healed_deletion`. A read answered "not found" only makes a resource
  * TOMBSTONE_PENDING; its deletion is confirmed by list reconciliation. Judged on the truth and the client's
  * effects only: from the heal (or a later subscribe), a wanted resource that is deleted in the server model
- * must be confirmed deleted in the client's effects (its latest word on the resource is a `TombstoneConfirmed`
- * or an outbox `delete` entry, with no `VersionAccepted` after it), by a client that claims catalog reconciliation (it published a SNAPSHOT_PROVEN catalog in the run: only a proven
+ * must be confirmed deleted in the client's effects (its latest word on the resource is a `TombstoneConfirmed`,
+ * core/fence.ts confirmTombstone, with no `VersionAccepted` after it), by a client that claims catalog reconciliation (it published a SNAPSHOT_PROVEN catalog in the run: only a proven
  * listing may confirm a deletion, core/scan.ts), within its staleness bound (to learn of the not-found) plus
  * two catalog reviews (the catalog that lacks it, then one begun after the not-found evidence) plus
  * `healSettleMs`. Both bounds are what the client published (`StalenessBoundPublished`, a catalog's
@@ -112,7 +112,7 @@ export class DeletionChecker {
     if (resource >= 0) this.confirmed[resource] = 0;
   }
 
-  /** The client confirmed the deletion of `resource` (TombstoneConfirmed or an outbox delete entry). */
+  /** The client confirmed the deletion of `resource` (TombstoneConfirmed; an outbox delete entry alone is not the confirmation). */
   onConfirmed(resource: number, timeMs: number): void {
     if (resource < 0) return;
     this.confirmed[resource] = 1; // (confirming a resource that exists is late_tombstone's business)
