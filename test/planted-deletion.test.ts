@@ -6,12 +6,10 @@
  * that seed names it. These are survivors of core/fence.ts (acceptNotFound's evidence, confirmTombstone) that
  * no invariant judged before: nothing required a deletion to be confirmed.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import type { ClientUnderTest } from '../core/types.js';
-import { findScenario } from '../scenarios/catalog.js';
-import { runInterleaving } from '../sim/world.js';
 import { plantedClient, unpatchedControl, type PlantedBug } from './planting.js';
-import { findSwarmCatch } from './planted-search.js';
+import { expectCaughtAndNamed } from './planted-search.js';
 
 const rootSeed = 0x5eed_0d1e;
 const searchInterleavings = 200;
@@ -41,11 +39,6 @@ beforeAll(async () => {
 
 describe('planted bugs of healed_deletion', () => {
   it.each(deletionBugs.map((bug) => [bug.name, bug] as const))('%s: the default gate catches it, and the traced replay names the invariant', (name, bug) => {
-    const scenarioName = bug.scenarios[0]!;
-    const invariant = bug.invariants[0]!;
-    const found = findSwarmCatch(rootSeed, searchInterleavings, loaded.get(name)!, loaded.get(unpatchedControl.name)!, bug.invariants, scenarioName);
-    expect(found, `${name}: no catching seed in ${searchInterleavings} ${scenarioName} interleavings`).not.toBeNull();
-    const traced = runInterleaving(found!.seed, findScenario(scenarioName)!, loaded.get(name)!, { trace: true, record: false, stopAtInvariant: invariant });
-    expect(traced.timeline!.some((line) => line.trimStart().startsWith(`!! ${invariant}:`))).toBe(true);
+    expectCaughtAndNamed(rootSeed, searchInterleavings, bug, loaded.get(name)!, loaded.get(unpatchedControl.name)!);
   });
 }, 600_000);
