@@ -141,6 +141,7 @@ export function acceptResourceVersion(d: Draft, requestId: number, request: Infl
   const watermarkBefore = sub.lastAcceptedOrdinal;
   sub.lastAcceptedOrdinal = request.readOrdinal;
   sub.lastAcceptedDigest = digest;
+  if (sub.deletionConfirmed) sub.deletionConfirmed = false; // it exists again
   d.putVersion(request.uri, {
     schema: 'resourceVersion.v1',
     uri: request.uri,
@@ -188,13 +189,18 @@ export function acceptNotFound(d: Draft, requestId: number, request: InflightReq
   // notification moving TOMBSTONE_PENDING on must not make the old content servable again).
   d.setLease(request.uri, -1);
   if (sub.state !== 'TOMBSTONE_PENDING') move(d, request.uri, 'not_found_accepted');
-  // Evidence for the deletion (confirmed only by a later reconciled catalog, see scan.ts).
-  const confirmAfter = d.uriState(request.uri).confirmAfterOrdinal;
-  if (confirmAfter >= 0 && request.readOrdinal > confirmAfter) d.setConfirmAfter(request.uri, confirmAfter, d.nowMs);
+  // Evidence for the deletion (confirmed only by a later reconciled catalog, see scan.ts): the first not-found
+  // read after the catalog that lacked it. A later one must not move it: a poll answered while the next catalog's
+  // pass runs would otherwise void that catalog's confirmation, every time.
+  const tracking = d.uriState(request.uri);
+  const confirmAfter = tracking.confirmAfterOrdinal;
+  if (confirmAfter >= 0 && request.readOrdinal > confirmAfter && tracking.notFoundEvidenceMs < 0) d.setConfirmAfter(request.uri, confirmAfter, d.nowMs);
   return true;
 }
 
+/** A reconciled catalog confirmed the deletion: once (the record remembers it until content is accepted again). */
 export function confirmTombstone(d: Draft, uri: string): void {
+  d.mutableSubscription(uri).deletionConfirmed = true;
   d.setConfirmAfter(uri, -1);
   d.emit({ type: 'TombstoneConfirmed', uri });
   writeDeletion(d, uri);

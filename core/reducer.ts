@@ -137,6 +137,7 @@ function onSubscribeCommanded(d: Draft, rawUri: string, subject: string): void {
     closeOrdinal: null,
     closeEpoch: null,
     unsubscribeAttempts: 0,
+    deletionConfirmed: previous?.deletionConfirmed ?? false,
     state: 'DISCOVERED',
   });
   if (d.v.connected) startSubscription(d, uri, 'subscribe_sent');

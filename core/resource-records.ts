@@ -19,6 +19,8 @@ export interface ResourceSubscriptionRecord {
   closeEpoch: number | null;
   /** How many unsubscribe requests were sent for the current close. */
   unsubscribeAttempts: number;
+  /** A reconciled catalog confirmed the resource's deletion and no content was accepted since: no catalog confirms it again. */
+  deletionConfirmed: boolean;
   state: SubscriptionState;
 }
 

@@ -41,6 +41,16 @@ export function requestDiscovery(d: Draft): void {
   if (discovery.running === null && d.v.connected) startPass(d);
 }
 
+/**
+ * A new session (a reconnect, or the first after a crash): a wanted round starts; otherwise a published
+ * catalog's review timer, which lived in the session's volatile state, is armed again for its review time, so
+ * the catalog keeps being reviewed (and deletions confirmed) without a new discovery command.
+ */
+export function resumeDiscovery(d: Draft): void {
+  const discovery = d.l.discovery;
+  if (discovery.wanted) requestDiscovery(d);
+  else if (discovery.catalog !== null) d.armTimer('discover', discoveryTimerUri, Math.max(discovery.catalog.nextReviewAtMs, d.nowMs));
+}
 
 export function startPass(d: Draft): void {
   if (!resourcesOffered(d)) return; // no resources/list without the capability
@@ -318,7 +328,11 @@ function reconcileTombstones(d: Draft, listed: ReadonlySet<string>, firstPassSta
       if (sub.state === 'TOMBSTONE_PENDING' && progress.inFlight === 0) issueRead(d, uri, 'reappeared');
       continue;
     }
-    if (sub.state !== 'TOMBSTONE_PENDING' && progress.confirmAfterOrdinal < 0) continue;
+    // A read in flight (READ_PENDING: a poll or tombstone check of a TOMBSTONE_PENDING resource, say) is no
+    // reason to skip the catalog: its answer was asked before the catalog, so one more read follows it.
+    const reading = sub.state === 'READ_PENDING' && progress.inFlight > 0;
+    if (sub.state !== 'TOMBSTONE_PENDING' && !reading && progress.confirmAfterOrdinal < 0) continue;
+    if (sub.deletionConfirmed) continue; // confirmed already, and nothing was accepted since
     if (progress.notFoundEvidenceMs >= 0 && progress.notFoundEvidenceMs < firstPassStartMs) {
       confirmTombstone(d, uri);
       continue;
@@ -326,6 +340,7 @@ function reconcileTombstones(d: Draft, listed: ReadonlySet<string>, firstPassSta
     // Only a not-found read issued after THIS catalog may count: reads already in flight are too old.
     d.setConfirmAfter(uri, sub.lastIssuedOrdinal);
     if (sub.state === 'TOMBSTONE_PENDING' && progress.inFlight === 0) issueRead(d, uri, 'tombstone-check');
+    else if (progress.inFlight > 0 && !progress.dirty) d.setReads(uri, progress.inFlight, true);
   }
 }
 

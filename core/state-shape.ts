@@ -140,6 +140,7 @@ export function cloneSubscription(r: ResourceSubscriptionRecord): ResourceSubscr
     closeOrdinal: r.closeOrdinal,
     closeEpoch: r.closeEpoch,
     unsubscribeAttempts: r.unsubscribeAttempts,
+    deletionConfirmed: r.deletionConfirmed,
     state: r.state,
   };
 }

@@ -5,8 +5,14 @@
 import type { Chooser } from '../sim/chooser.js';
 import { ratio, type FaultPlan } from '../sim/faults.js';
 import { defaultNetwork, defaultServer, type InterleavingPlan, type NetworkPlan, type ResourceSpec, type ServerPlan, type WorkloadPlan } from '../sim/plan.js';
+import { deletionBoundMs } from '../sim/checkers/deletion.js';
 
 export const healPhaseMs = 65_000;
+/**
+ * Plans with discovery heal for as long as the reference's declared configuration takes to confirm a deletion
+ * (sim/checkers/deletion.ts): staleness bound + two catalog reviews + settle, 101 s with the defaults.
+ */
+export const deletionHealPhaseMs = Math.max(healPhaseMs, deletionBoundMs());
 
 export const plainResources: ResourceSpec[] = [
   { uri: 'demo://resource/static/document/architecture.md', mimeType: 'text/markdown' },
@@ -61,13 +67,18 @@ export function workload(chooser: Chooser, overrides: Partial<WorkloadPlan>, res
   };
 }
 
-/** Discovery at the start and every 5-15 s, completeness tasks every 3-12 s, deletes and re-creates often. */
+/**
+ * Discovery at the start and every 5-15 s, completeness tasks every 3-12 s, deletes and re-creates often; the
+ * fault phase's last mutation deletes a resource as often, and the heal is long enough to judge its confirmation.
+ */
 export const discoveryWorkload: Partial<WorkloadPlan> = {
   discoverIntervalMsMin: 5_000,
   discoverIntervalMsMax: 15_000,
   taskIntervalMsMin: 3_000,
   taskIntervalMsMax: 12_000,
   deleteRatio: ratio(1, 5),
+  finalDeleteRatio: ratio(1, 5),
+  healPhaseMs: deletionHealPhaseMs,
 };
 
 /** Each resource is served to its subject every 1-3 s. */

@@ -33,8 +33,8 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['uri-spelling', 0, 3],
   ['multi-page-lost-notifications', 0, 3],
   // the first interleaving where a second not-found is accepted while the URI is already TOMBSTONE_PENDING
-  // (core/fence.ts acceptNotFound: the move only from other states).
-  ['multi-page-lost-notifications', 11, 1],
+  // (core/fence.ts acceptNotFound: the move only from other states); 11 before discovery plans healed longer.
+  ['multi-page-lost-notifications', 13, 1],
   ['cursor-cycle', 0, 3],
   ['forged-snapshot-id', 0, 3],
   // [0, 8): interleaving 7 is the first where a read of an earlier generation is answered after the URI was
@@ -46,6 +46,11 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['no-subscribe-capability', 0, 3],
   ['client-crash', 0, 3],
   ['swarm', 12, 24],
+  // healed_deletion (sim/checkers/deletion.ts) where the reference's deletion confirmation was late before a fix:
+  // 2402, a poll's not-found moved the evidence past the next catalog's start (core/fence.ts acceptNotFound keeps
+  // the first); 10450, a catalog skipped a TOMBSTONE_PENDING resource with a read in flight (core/scan.ts reconcileTombstones).
+  ['era-both', 2402, 1],
+  ['era-both', 10450, 1],
 ]
 
 const rootSeed = 1;

@@ -7,7 +7,7 @@
  * `old_session_effect` and `read_amplification` are attributed without asking the client why it did something.
  *
  * The oracle only routes: each invariant family is its own checker in checkers/ (versions, close, sessions,
- * URIs, convergence and freshness, amplification, catalog, revocation, crash); what each effect is checked
+ * URIs, convergence and freshness, deletion, amplification, catalog, revocation, crash); what each effect is checked
  * for is checkers/checks.ts, which checker owns which invariant is `checkerFamilies` (invariants.ts). What was
  * checked, what was violated and the effect counters are kept by the base class (oracle-accounts.ts).
  */
@@ -28,6 +28,7 @@ import { CloseChecker } from './checkers/close.js';
 import { ContentRegistry } from './checkers/content.js';
 import { ConvergenceChecker } from './checkers/convergence.js';
 import { CrashChecker } from './checkers/crash.js';
+import { DeletionChecker } from './checkers/deletion.js';
 import { RevocationChecker } from './checkers/revocation.js';
 import { ServingChecker } from './checkers/serving.js';
 import { SessionChecker } from './checkers/sessions.js';
@@ -66,6 +67,7 @@ export class Oracle extends OracleAccounts {
   readonly availability: AvailabilityChecker;
   readonly answers: AnswerChecker;
   readonly offered: OfferedRequestChecker;
+  readonly deletion: DeletionChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   private readonly content: ContentRegistry;
@@ -93,35 +95,18 @@ export class Oracle extends OracleAccounts {
     this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
     this.answers = new AnswerChecker(this, uris);
     this.offered = new OfferedRequestChecker(this);
+    this.deletion = new DeletionChecker(this, uris, (resource) => this.convergence.boundOf(resource));
   }
 
-  get notificationReads(): number {
-    return this.amplification.notificationReads;
-  }
-  get totalReads(): number {
-    return this.amplification.totalReads;
-  }
-  get notifiedChanges(): number {
-    return this.amplification.notifiedChanges;
-  }
-  get changesTracked(): number {
-    return this.convergence.changesTracked;
-  }
-  get changesConverged(): number {
-    return this.convergence.changesConverged;
-  }
-  get convergenceLatenciesMs(): number[] {
-    return this.convergence.latenciesMs;
-  }
-  get staleServes(): number {
-    return this.convergence.staleServes;
-  }
-  get accepts(): number {
-    return this.versions.accepts;
-  }
-  get crashes(): number {
-    return this.crash.crashes;
-  }
+  get notificationReads(): number { return this.amplification.notificationReads; }
+  get totalReads(): number { return this.amplification.totalReads; }
+  get notifiedChanges(): number { return this.amplification.notifiedChanges; }
+  get changesTracked(): number { return this.convergence.changesTracked; }
+  get changesConverged(): number { return this.convergence.changesConverged; }
+  get convergenceLatenciesMs(): number[] { return this.convergence.latenciesMs; }
+  get staleServes(): number { return this.convergence.staleServes; }
+  get accepts(): number { return this.versions.accepts; }
+  get crashes(): number { return this.crash.crashes; }
 
   /** The resource index of a URI as the client named it (any spelling the server made), or -1. */
   resourceOf(uri: string): number {
@@ -202,6 +187,7 @@ export class Oracle extends OracleAccounts {
         break;
       case 'healed':
         this.convergence.onHealed(event.timeMs);
+        this.deletion.onHealed(event.timeMs);
         break;
       case 'spelled':
         this.names.onSpelled(event.spelling, event.resource);
@@ -212,6 +198,7 @@ export class Oracle extends OracleAccounts {
   onSubscribeCommand(resource: number, timeMs = 0): void {
     this.close.onSubscribed(resource);
     this.convergence.onSubscribed(resource, timeMs);
+    this.deletion.onSubscribed(resource, timeMs);
     this.serverSubscriptions.onWanted(resource, timeMs);
     this.availability.onSubscribed(resource, timeMs);
   }
@@ -219,6 +206,7 @@ export class Oracle extends OracleAccounts {
   onUnsubscribeCommand(resource: number, timeMs: number): void {
     this.close.onUnsubscribed(resource, this.stamp(timeMs));
     this.convergence.onUnsubscribed(resource);
+    this.deletion.onUnsubscribed(resource);
     this.serverSubscriptions.onGivenUp(resource, timeMs);
     this.availability.onUnsubscribed(resource);
   }
@@ -227,6 +215,7 @@ export class Oracle extends OracleAccounts {
   onChange(resource: number, version: number, timeMs: number, exists = true): void {
     this.catalog.onExistence(resource, exists, timeMs);
     this.catalogTruth.onExistence(resource, exists, timeMs);
+    this.deletion.onExistence(resource, exists, timeMs);
     this.convergence.onChanged(resource, version, timeMs);
     this.era2026Serving.ttl.onChanged(resource, version, timeMs);
     this.availability.onChanged(resource, version, exists);
@@ -240,6 +229,7 @@ export class Oracle extends OracleAccounts {
   onRevoked(resource: number, subject: number, timeMs: number): void {
     this.revocation.onRevoked(resource, subject, timeMs, this.close.tracked[resource] === 1);
     this.convergence.onRevoked(resource);
+    this.deletion.onRevoked(resource);
   }
 
   /** The client crashed and restarted at `timeMs`. */
@@ -294,6 +284,7 @@ export class Oracle extends OracleAccounts {
         break;
       case 'TombstoneConfirmed':
         this.catalog.judgeDeletion(effect.uri, truth.timeMs, 'deletion confirmed');
+        this.deletion.onConfirmed(this.resourceOf(effect.uri), truth.timeMs);
         this.onTombstoned(effect.uri);
         break;
       case 'OutboxEntryWritten':
@@ -343,6 +334,7 @@ export class Oracle extends OracleAccounts {
       return;
     }
     this.catalog.judgePublished(effect, timeMs);
+    this.deletion.onPublished(effect);
     this.catalogAb.judgePublished(effect, timeMs);
     this.catalogTruth.judgePublished(effect, timeMs);
     this.era2026Serving.catalogHints.judgePublished(effect, timeMs);
@@ -354,6 +346,7 @@ export class Oracle extends OracleAccounts {
     const ageMs = this.convergence.judgeServed(resource, digest, timeMs);
     if (ageMs >= 0) this.stalenessBound.judge(uri, ageMs, this.convergence.boundOf(resource), timeMs);
     this.serving.judgeServed(resource, uri, timeMs);
+    this.deletion.onServed(resource, timeMs);
   }
 
   /** What an accept really was (the server's content of that resource at a truth version), for the checkers that need it. */
@@ -361,6 +354,7 @@ export class Oracle extends OracleAccounts {
     const content = this.content.truthOf(text);
     const resource = this.resourceOf(uri);
     if (resource < 0) return;
+    this.deletion.onAccepted(resource);
     const own = content !== undefined && content.resource === resource;
     if (own) this.era2026Serving.onAccepted(resource, digest, content.version, truth);
     const entry = own ? this.era2026Serving.entries.entryOf(resource, digest) : undefined;
@@ -393,7 +387,9 @@ export class Oracle extends OracleAccounts {
     this.revocation.finish(endMs);
     this.serverSubscriptions.finish(endMs);
     this.convergence.finish(endMs);
+    this.deletion.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
+    this.checks[invariantIndex.healed_deletion] = this.deletion.deletionsJudged;
   }
 }

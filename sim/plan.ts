@@ -20,6 +20,11 @@ export interface WorkloadPlan {
   mutationIntervalMsMax: number;
   /** Per mutation: chance it deletes an existing resource (a deleted one is re-created next time). */
   deleteRatio: Ratio;
+  /**
+   * Per resource: chance the last mutation of the fault phase deletes it (it stays deleted through the heal, so
+   * the healed phase judges the deletion's confirmation); absent or 0: the last mutation writes (re-creates) it.
+   */
+  finalDeleteRatio?: Ratio;
   /** Per mutation: chance it is a burst of 2-4 quick edits. */
   burstRatio: Ratio;
   /** Per close tick (every closeTickMs per resource): chance to unsubscribe; re-subscribed later. */

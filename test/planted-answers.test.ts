@@ -7,12 +7,10 @@
  * survivors of core/fence.ts (writeStale, writeAfterClose, acceptNotFound's emit, sendUnsubscribe's local
  * close: scripts/mutation-before-fence.txt) that no invariant judged before.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import type { ClientUnderTest } from '../core/types.js';
-import { findScenario } from '../scenarios/catalog.js';
-import { runInterleaving } from '../sim/world.js';
 import { plantedClient, unpatchedControl, type PlantedBug } from './planting.js';
-import { findSwarmCatch } from './planted-search.js';
+import { expectCaughtAndNamed } from './planted-search.js';
 
 const rootSeed = 0x5eed_2026;
 const searchInterleavings = 100;
@@ -62,11 +60,6 @@ beforeAll(async () => {
 
 describe('planted bugs of answer_unrecorded and request_not_offered', () => {
   it.each(silentBugs.map((bug) => [bug.name, bug] as const))('%s: its scenario catches it, and the traced replay names the invariant', (name, bug) => {
-    const scenarioName = bug.scenarios[0]!;
-    const invariant = bug.invariants[0]!;
-    const found = findSwarmCatch(rootSeed, searchInterleavings, loaded.get(name)!, loaded.get(unpatchedControl.name)!, bug.invariants, scenarioName);
-    expect(found, `${name}: no catching seed in ${searchInterleavings} ${scenarioName} interleavings`).not.toBeNull();
-    const traced = runInterleaving(found!.seed, findScenario(scenarioName)!, loaded.get(name)!, { trace: true, record: false, stopAtInvariant: invariant });
-    expect(traced.timeline!.some((line) => line.trimStart().startsWith(`!! ${invariant}:`))).toBe(true);
+    expectCaughtAndNamed(rootSeed, searchInterleavings, bug, loaded.get(name)!, loaded.get(unpatchedControl.name)!);
   });
 }, 600_000);

@@ -30,6 +30,16 @@ export function findSwarmCatch(rootSeed: number, interleavingsMax: number, clien
   return null;
 }
 
+/** Finds a catching seed of the bug's first scenario and asserts that the traced replay of that seed names the invariant. */
+export function expectCaughtAndNamed(rootSeed: number, interleavingsMax: number, bug: PlantedBug, client: ClientUnderTest<any>, control: ClientUnderTest<any>): void {
+  const scenarioName = bug.scenarios[0]!;
+  const invariant = bug.invariants[0]!;
+  const found = findSwarmCatch(rootSeed, interleavingsMax, client, control, bug.invariants, scenarioName);
+  expect(found, `${bug.name}: no catching seed in ${interleavingsMax} ${scenarioName} interleavings`).not.toBeNull();
+  const traced = runInterleaving(found!.seed, findScenario(scenarioName)!, client, { trace: true, record: false, stopAtInvariant: invariant });
+  expect(traced.timeline!.some((line) => line.trimStart().startsWith(`!! ${invariant}:`))).toBe(true);
+}
+
 export const plantedTimelineLinesMax = 30;
 
 /** Finds a catching seed of `scenarioName` for `bug` and shrinks it; asserts the catch, the shrink completing within its replay budget and the timeline bound. */

@@ -201,6 +201,8 @@ export const finalWritePayload = 'final write';
  * The fault phase ends with one last write to every resource, 1 ms before the heal (re-creating deleted
  * ones): its notification is subject to the plan's faults like any other, so the healed phase always has a
  * change to converge to, and a client that relies on the lost notification's reconciliation is judged.
+ * With the plan's `finalDeleteRatio` that last mutation deletes the resource instead (one already deleted
+ * stays deleted), so the healed phase judges the confirmation of a deletion (sim/checkers/deletion.ts).
  */
 export function scheduleFinalWrites(world: WorldHost): void {
   const count = world.server.uris.length;
@@ -215,6 +217,7 @@ interface StormPayload {
 
 export function mutate(world: WorldHost, resource: number, payload: unknown = null): void {
   if (world.healing) return;
+  if (payload === finalWritePayload && finalDelete(world, resource)) return;
   if (payload === finalWritePayload || (payload !== null && typeof payload === 'object')) {
     const recreated = world.server.exists[resource] === 0;
     world.server.write(resource);
@@ -246,6 +249,16 @@ export function mutate(world: WorldHost, resource: number, payload: unknown = nu
     afterChange(world, resource, false);
   }
   scheduleMutation(world, resource);
+}
+
+/** The last mutation of the fault phase deletes `resource` (drawn with the plan's finalDeleteRatio): true when it did or it was deleted already. */
+function finalDelete(world: WorldHost, resource: number): boolean {
+  const ratio = world.plan.workload.finalDeleteRatio;
+  if (ratio === undefined || !world.chooser.chance('workload', 'final mutation: delete?', ratio.numerator, ratio.denominator)) return false;
+  if (world.server.exists[resource] === 0) return true;
+  world.server.delete(resource);
+  afterChange(world, resource, true);
+  return true;
 }
 
 /**
