@@ -2,7 +2,7 @@
 import { closeSubscription, isLive, issueRead, move } from './fence.js';
 import { configuredStalenessBoundMs } from './authorization.js';
 import { isEra2026, isPolling, listenAckTimeoutMs } from './era.js';
-import { abandonPass, requestDiscovery } from './scan.js';
+import { abandonPass, requestDiscovery, resumeReview } from './scan.js';
 import { Draft } from './state.js';
 import type { ServerCapabilities, WorkloadCommand } from './types.js';
 
@@ -33,6 +33,7 @@ export function onConnected(d: Draft, sessionGeneration: number, capabilities: S
     else if (state === 'RECONCILIATION_REQUIRED') startSubscription(d, uri, 'resubscribe');
   }
   if (d.l.discovery.wanted) requestDiscovery(d);
+  else resumeReview(d);
 }
 
 /** The session ended: the server forgot its subscriptions and nothing in flight will be matched again. */

@@ -160,4 +160,5 @@ export const referenceClient: ClientUnderTest<CoreState> = {
   step,
   durable: durableLedger,
   recover: (config, durable) => recoverStep(config, durable as Ledger),
+  features: { catalogs: true },
 };

@@ -41,6 +41,15 @@ export function requestDiscovery(d: Draft): void {
   if (discovery.running === null && d.v.connected) startPass(d);
 }
 
+/**
+ * A session loss (or a restart) forgets every volatile timer, the catalog's review among them: on the new
+ * session the published catalog is reviewed at its own review time again (at once when that has passed).
+ */
+export function resumeReview(d: Draft): void {
+  const discovery = d.l.discovery;
+  if (discovery.wanted || discovery.catalog === null) return;
+  d.armTimer('discover', discoveryTimerUri, Math.max(discovery.catalog.nextReviewAtMs, d.nowMs));
+}
 
 export function startPass(d: Draft): void {
   if (!resourcesOffered(d)) return; // no resources/list without the capability

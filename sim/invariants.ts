@@ -38,10 +38,10 @@ export const safetyInvariants = [
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
 /**
- * Liveness invariants. `healed_convergence` fails the interleaving (and so the gate) like a safety
- * violation; `convergence_60s` is judged as a ratio over all changes (the metric of the same name).
+ * Liveness invariants. `healed_convergence` and `healed_catalog` fail the interleaving (and so the gate) like a
+ * safety violation; `convergence_60s` is judged as a ratio over all changes (the metric of the same name).
  */
-export const livenessInvariants = ['convergence_60s', 'healed_convergence'] as const;
+export const livenessInvariants = ['convergence_60s', 'healed_convergence', 'healed_catalog'] as const;
 export type LivenessInvariant = (typeof livenessInvariants)[number];
 export type InvariantName = SafetyInvariant | LivenessInvariant;
 
@@ -75,10 +75,11 @@ export const invariantExplanations: Record<InvariantName, string> = {
   request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither: a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
+  healed_catalog: 'after the faults healed, a client that claims catalogs and was asked to discover published no catalog of the healed listing (equal to the truth at its measured time) within its catalogReviewMs (plus settling time)',
 };
 
 /** Liveness invariants whose violation fails the interleaving, as a safety violation does. */
-export const failingLivenessInvariants: readonly LivenessInvariant[] = ['healed_convergence'];
+export const failingLivenessInvariants: readonly LivenessInvariant[] = ['healed_convergence', 'healed_catalog'];
 
 /** Which checker (sim/checkers/*) judges which invariants: reports show checked / violated per checker. */
 export const checkerFamilies: Record<string, readonly InvariantName[]> = {
@@ -105,6 +106,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   availability: ['refused_fresh'],
   answers: ['answer_unrecorded'],
   offered: ['request_not_offered'],
+  'catalog-liveness': ['healed_catalog'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

@@ -12,6 +12,7 @@ import { OfferedRequestChecker } from './checkers/offered.js';
 import { CatalogChecker } from './checkers/catalog.js';
 import { CatalogAbChecker } from './checkers/catalog-ab.js';
 import { CatalogTruthChecker } from './checkers/catalog-truth.js';
+import { CatalogLivenessChecker } from './checkers/catalog-liveness.js';
 import { ServerSubscriptionChecker } from './checkers/server-subscriptions.js';
 import { StalenessBoundChecker } from './checkers/staleness-bound.js';
 import { AvailabilityChecker } from './checkers/availability.js';
@@ -42,6 +43,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly serving: ServingChecker;
   readonly catalogAb: CatalogAbChecker;
   readonly catalogTruth: CatalogTruthChecker;
+  readonly catalogLiveness: CatalogLivenessChecker;
   readonly taskAge: TaskAgeChecker;
   readonly serverSubscriptions: ServerSubscriptionChecker;
   readonly stalenessBound: StalenessBoundChecker;
@@ -69,6 +71,7 @@ export class OracleCheckers extends OracleAccounts {
     this.era2026Serving = new Era2026ServingCheckers(this, this.era2026Watch, uris);
     this.catalogAb = new CatalogAbChecker(this, uris);
     this.catalogTruth = new CatalogTruthChecker(this, uris);
+    this.catalogLiveness = new CatalogLivenessChecker(this, uris);
     this.taskAge = new TaskAgeChecker(this);
     this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
     this.stalenessBound = new StalenessBoundChecker(this);

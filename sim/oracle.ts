@@ -61,6 +61,9 @@ export class Oracle extends OracleCheckers {
       case 'list-changed':
         this.catalogAb.onListChanged(event.timeMs);
         break;
+      case 'discovery-asked':
+        this.catalogLiveness.onDiscoveryAsked();
+        break;
       case 'server-held':
         this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
         break;
@@ -90,6 +93,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'healed':
         this.convergence.onHealed(event.timeMs);
+        this.catalogLiveness.onHealed(event.timeMs);
         break;
       case 'spelled':
         this.names.onSpelled(event.spelling, event.resource);
@@ -115,6 +119,7 @@ export class Oracle extends OracleCheckers {
   onChange(resource: number, version: number, timeMs: number, exists = true): void {
     this.catalog.onExistence(resource, exists, timeMs);
     this.catalogTruth.onExistence(resource, exists, timeMs);
+    this.catalogLiveness.onExistence(resource, exists, timeMs);
     this.convergence.onChanged(resource, version, timeMs);
     this.era2026Serving.ttl.onChanged(resource, version, timeMs);
     this.availability.onChanged(resource, version, exists);
@@ -233,6 +238,7 @@ export class Oracle extends OracleCheckers {
     this.catalog.judgePublished(effect, timeMs);
     this.catalogAb.judgePublished(effect, timeMs);
     this.catalogTruth.judgePublished(effect, timeMs);
+    this.catalogLiveness.judgePublished(effect, timeMs);
     this.era2026Serving.catalogHints.judgePublished(effect, timeMs);
     this.taskAge.onPublished(effect);
   }
@@ -283,5 +289,6 @@ export class Oracle extends OracleCheckers {
     this.convergence.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
+    this.catalogLiveness.finish(endMs);
   }
 }
