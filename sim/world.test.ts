@@ -38,29 +38,29 @@ function fingerprint(result: InterleavingResult): unknown {
  */
 const goldenSeed = 42;
 const goldenTraceHashes: Record<string, number> = {
-  'client-crash': 0x513bb5df,
+  'client-crash': 0x912f68a8,
   'close-race': 0x8cbc5f13,
   'cursor-cycle': 0x8cbc39f2,
   'duplicate-storm': 0x6aa5ea74,
-  'era-both': 0x6cff0852,
+  'era-both': 0x71b3611e,
   'era2026-broken-stream': 0x784cbcfd,
   'era2026-listing': 0xd03993ef,
   'era2026-partitions': 0x3ec8da17,
-  'era2026-swarm': 0xd71dc7f8,
+  'era2026-swarm': 0xeac998ce,
   'era2026-tags': 0xc209c747,
   'forged-snapshot-id': 0x3781d255,
-  'interop-v1-client-v2-server': 0xf6cdaaa3, // the pure run of an interop pair (it is gated only with --transport sdk)
-  'interop-v2-client-v1-server': 0xf6cdaaa3,
+  'interop-v1-client-v2-server': 0xa1bf9600, // the pure run of an interop pair (it is gated only with --transport sdk)
+  'interop-v2-client-v1-server': 0xa1bf9600,
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0xb250b93d,
   'multi-page-lost-notifications': 0xbf52ba48,
   'no-subscribe-capability': 0x78713142,
-  'old-session-notification': 0x26108cde,
+  'old-session-notification': 0x8b6b0d51,
   'permission-revocation': 0x4f0e2576,
   'read-race': 0xc9cc100c,
-  reconnect: 0x46c86fff,
-  'sdk-swarm': 0xf6cdaaa3,
-  swarm: 0x40b003bd,
+  reconnect: 0xebe6ed5f,
+  'sdk-swarm': 0xa1bf9600,
+  swarm: 0x698c2823,
   'uri-spelling': 0x3e03f317,
 };
 

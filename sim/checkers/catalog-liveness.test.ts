@@ -83,6 +83,15 @@ describe('healed_catalog', () => {
     expect(fired(oracle)).toEqual({ healed_catalog: 1 });
   });
 
+  it('judged without a discovery command when the client published a catalog on its own before the heal', () => {
+    oracle.catalogLiveness.claim(reviewMs);
+    publish([uriA, uriB], 1_000, 1_100);
+    oracle.observe({ kind: 'healed', timeMs: healMs });
+    oracle.finish(endMs);
+    expect(fired(oracle)).toEqual({ healed_catalog: 1 });
+    expect(oracle.violations[0]!.detail).toContain('(2 URIs; nothing published since the heal)');
+  });
+
   it('not judged: a client that claims no catalogs, a run that never asked for discovery, a deadline past the end', () => {
     oracle.observe({ kind: 'discovery-asked', timeMs: 3 });
     oracle.observe({ kind: 'healed', timeMs: healMs });

@@ -1,7 +1,8 @@
 /**
  * Catalog liveness (SPEC §3.6, §6): `healed_catalog`. A client too cautious to ever publish passes every
  * catalog safety check, so the healed phase judges that it publishes at all. For a step client that claims
- * catalogs (`ClientUnderTest.features.catalogs`), in a run whose application asked for discovery: from the
+ * catalogs (`ClientUnderTest.features.catalogs`), in a run whose application asked for discovery or in which
+ * the client published a catalog on its own (after a list_changed: its review time is a promise): from the
  * heal (no faults, mutations or workload commands after it) the client must publish, within its declared
  * `catalogReviewMs` plus `healSettleMs`, a catalog whose URI set equals the healed listing (the resources the
  * server really has from the heal on) and equals the truth at the catalog's own `measuredAtMs`. A catalog
@@ -35,7 +36,8 @@ export class CatalogLivenessChecker {
   failedCount = 0;
   /** The client's declared review period when it claims catalogs, else -1 (not judged). */
   private reviewMs = -1;
-  private discoveryAsked = false;
+  /** The application asked for discovery, or the client published a catalog before the heal. */
+  private discoveryUnderWay = false;
   private healStartMs = -1;
   private deadlineMs = -1;
   private verdict = waiting;
@@ -62,7 +64,7 @@ export class CatalogLivenessChecker {
 
   /** The application asked the client to discover (DiscoverCommanded). */
   onDiscoveryAsked(): void {
-    this.discoveryAsked = true;
+    this.discoveryUnderWay = true;
   }
 
   onExistence(resource: number, exists: boolean, timeMs: number): void {
@@ -74,12 +76,13 @@ export class CatalogLivenessChecker {
   }
 
   onHealed(timeMs: number): void {
-    if (this.reviewMs < 0 || !this.discoveryAsked) return;
+    if (this.reviewMs < 0 || !this.discoveryUnderWay) return;
     this.healStartMs = timeMs;
     this.deadlineMs = timeMs + this.reviewMs + healSettleMs;
   }
 
   judgePublished(effect: CatalogEffect, timeMs: number): void {
+    this.discoveryUnderWay = true;
     if (this.healStartMs < 0 || this.verdict !== waiting) return;
     const problem = this.problemOf(effect, timeMs);
     if (problem !== null) {
@@ -100,7 +103,7 @@ export class CatalogLivenessChecker {
     return `still waiting for a catalog of the healed listing (${this.existingCount()} URIs; ${published})`;
   }
 
-  /** End of the run: a claimed, asked-for discovery with its deadline inside the run and no healed catalog fails. */
+  /** End of the run: a claimed discovery under way at the heal, its deadline inside the run and no healed catalog, fails. */
   finish(endMs: number): void {
     if (this.healStartMs < 0 || this.deadlineMs > endMs) return;
     this.judged++;
