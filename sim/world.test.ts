@@ -53,6 +53,7 @@ const goldenTraceHashes: Record<string, number> = {
   'interop-v2-client-v1-server': 0xa1bf9600,
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0xb250b93d,
+  'malformed-list-page': 0x452b01c4,
   'multi-page-lost-notifications': 0xbf52ba48,
   'no-subscribe-capability': 0x78713142,
   'old-session-notification': 0x8b6b0d51,
