@@ -3,7 +3,7 @@
  * so what a person reads and what CI archives cannot disagree.
  */
 import { dirname, join } from 'node:path';
-import { hex, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
+import { hex, livenessFailureText, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
 import type { Report, ReportFailure } from '../reports/json.js';
 import { indexerSummaryLines } from '../reports/indexer-render.js';
 import { shrinkStopText } from '../sim/shrink.js';
@@ -44,8 +44,8 @@ function safetySection(report: Report): string[] {
 }
 
 function livenessSection(report: Report): string[] {
-  const rows = Object.entries(report.liveness).map(([name, count]) => [name, grouped(count)]);
-  return ['liveness (interleavings with a change not reflected within 60 s):', ...columns(rows)];
+  const rows = Object.entries(report.liveness).map(([name, count]) => [name, `${grouped(count)} interleavings ${livenessFailureText(name)}`]);
+  return ['liveness (interleavings failing each):', ...columns(rows)];
 }
 
 function metricsSection(report: Report): string[] {

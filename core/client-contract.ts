@@ -16,4 +16,11 @@ export interface ClientUnderTest<S = unknown> {
   step(state: S, input: ClientInput): StepResult<S>;
   durable?(state: S): unknown;
   recover?(config: ClientConfig, durable: unknown): StepResult<S>;
+  /**
+   * What the client claims beyond subscriptions. `catalogs`: asked to discover, it lists resources and
+   * publishes catalogs, so after the heal it must publish one of the healed listing (`healed_catalog`);
+   * loaded by path, the list faults apply to it only with this claim. `crashRecovery` (loaded by path):
+   * false switches the crash fault off even with `durable` and `recover`.
+   */
+  readonly features?: { readonly catalogs?: boolean; readonly crashRecovery?: boolean };
 }

@@ -161,4 +161,5 @@ export const referenceClient: ClientUnderTest<CoreState> = {
   step,
   durable: durableLedger,
   recover: (config, durable) => recoverStep(config, durable as Ledger),
+  features: { catalogs: true },
 };

@@ -178,6 +178,13 @@ export function isLiveness(name: string): boolean {
   return (livenessInvariants as readonly string[]).includes(name);
 }
 
+/** What an interleaving failing a liveness invariant lacked: "3 interleavings <text>". */
+export function livenessFailureText(name: string): string {
+  if (name === 'healed_convergence') return 'with a wanted resource not converged within its bound after the heal';
+  if (name === 'healed_catalog') return 'without a catalog of the healed listing within its bound after the heal';
+  return 'with a change not reflected within 60 s';
+}
+
 export interface MetricRow {
   name: string;
   /** The value formatted with its unit, precise enough that it visibly sits on the right side of the gate; "not measured" without samples. */

@@ -16,6 +16,7 @@ import {
   findingCountText,
   gateCommand,
   grouped,
+  livenessFailureText,
   metricRows,
   mismatchReplay,
   mismatchText,
@@ -171,7 +172,7 @@ function safetySection(report: Report): string {
     return `<tr class="${count > 0 ? 'bad' : 'ok'}"><td><code>${escape(name)}</code></td><td class="num">${grouped(count)}</td><td>${result(count === 0, 'ok')}</td></tr>`;
   });
   const liveness = Object.entries(report.liveness).map(
-    ([name, count]) => `<p class="${count > 0 ? 'bad-text' : 'muted'}">Liveness <code>${escape(name)}</code>: ${grouped(count)} interleavings with a change not reflected within 60 s.</p>`,
+    ([name, count]) => `<p class="${count > 0 ? 'bad-text' : 'muted'}">Liveness <code>${escape(name)}</code>: ${grouped(count)} interleavings ${livenessFailureText(name)}.</p>`,
   );
   const lead = failing === 0 ? `<p class="good-text">All ${names.length} safety counters are 0.</p>` : `<p class="bad-text">${failing} of ${names.length} safety counters are non-zero; each must be 0.</p>`;
   const determinism = determinismOf(report);

@@ -16,6 +16,7 @@ import {
   findingCountText,
   gateCommand,
   grouped,
+  livenessFailureText,
   metricRows,
   mismatchReplay,
   mismatchText,
@@ -153,7 +154,7 @@ function safetySection(report: Report): string {
   const body = table(['invariant', 'violations', 'result'], rows, ['left', 'right', 'left']);
   const liveness = Object.entries(report.liveness)
     .filter(([, count]) => count > 0)
-    .map(([name, count]) => `Liveness ${code(name)}: ${grouped(count)} interleavings with a change not reflected within 60 s.`);
+    .map(([name, count]) => `Liveness ${code(name)}: ${grouped(count)} interleavings ${livenessFailureText(name)}.`);
   const determinism = determinismOf(report);
   const selfCheck =
     determinism === undefined ? [] : [`${determinism.nondeterministic_interleavings > 0 ? '❌' : determinism.checked === 0 ? '⚠️' : '✅'} Determinism self-check: ${inline(determinismText(determinism))}.`];

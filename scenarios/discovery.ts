@@ -40,6 +40,15 @@ export const cursorCycle: Scenario = {
     ),
 };
 
+export const malformedListPage: Scenario = {
+  name: 'malformed-list-page',
+  description: 'list pages that break the schema (resources not an array, an entry without a string uri, a non-string nextCursor): no catalog may rest on such a pass, and the client must still publish one after the heal',
+  targets: ['unreconciled_catalog', 'healed_catalog', 'convergence_60s'],
+  catches: ['naive-single-scan'],
+  sometimes: ['malformed-list-page'],
+  plan: (chooser) => plan({ 'malformed-list-page': ratio(1, 4) }, workload(chooser, discoveryWorkload, catalogResources, 4), drawServer(chooser, 2)),
+};
+
 export const forgedSnapshotId: Scenario = {
   name: 'forged-snapshot-id',
   description: 'a snapshot ID on pages the server never negotiated, or a negotiated one that changes between live pages',

@@ -36,6 +36,9 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // (core/fence.ts acceptNotFound: the move only from other states); 11 before discovery plans healed longer.
   ['multi-page-lost-notifications', 13, 1],
   ['cursor-cycle', 0, 3],
+  // list pages that break the schema (sim/actors/listing.ts): interleaving 3 is the first where a parser that keeps a
+  // page whose resources is not an array, or skips an entry without a string uri, publishes from such a pass.
+  ['malformed-list-page', 0, 5],
   ['forged-snapshot-id', 0, 3],
   // [0, 8): interleaving 7 is the first where a read of an earlier generation is answered after the URI was
   // subscribed again (core/fence.ts judgeReadResponse, the generation half of the close fence).

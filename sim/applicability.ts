@@ -16,7 +16,7 @@ export interface ClaimedFeatures {
 }
 
 const faultsOfFeature: Record<keyof ClaimedFeatures, readonly FaultName[]> = {
-  catalogs: ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'no-list-changed-capability'],
+  catalogs: ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'no-list-changed-capability', 'malformed-list-page'],
   crashRecovery: ['client-crash'],
 };
 

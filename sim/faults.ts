@@ -43,6 +43,7 @@ export const faultNames = [
   'list-page-hint-mismatch',
   'listen-out-of-filter',
   'listen-stream-closed',
+  'malformed-list-page',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -92,13 +93,19 @@ export const faultDescriptions: Record<FaultName, string> = {
   'list-page-hint-mismatch': '2026-07-28: pages of one list carry different cacheScope and/or ttlMs (the aggregate must take the most private and the shortest)',
   'listen-out-of-filter': "2026-07-28: an updated notification tagged with a live listen's id for a URI outside that listen's acknowledged filter",
   'listen-stream-closed': '2026-07-28: the server closes a listen stream without its result (remote end: notifications/cancelled of the listen id); no more updates on it',
+  'malformed-list-page': 'a resources/list page that breaks the schema: `resources` not an array, an entry without a string uri, or a non-string nextCursor',
 };
 
 /** The faults that only fire on 2026-07-28 connections. */
 export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
 // ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)
+/**
+ * Faults only their own scenario plans (not yet drawn by the swarms: a new swarm draw shifts every swarm
+ * interleaving, so its golden hashes and every seed cited for one).
+ */
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-list-page'];
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; its decisions stay as they were). */
-export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault));
+export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
 
 export interface Ratio {
   numerator: number;

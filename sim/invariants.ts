@@ -38,11 +38,11 @@ export const safetyInvariants = [
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
 /**
- * Liveness invariants. `healed_convergence` and `healed_deletion` (sim/checkers/deletion.ts) fail the
- * interleaving (and so the gate) like a safety violation; `convergence_60s` is judged as a ratio over all
- * changes (the metric of the same name).
+ * Liveness invariants. `healed_convergence`, `healed_deletion` (sim/checkers/deletion.ts) and `healed_catalog`
+ * (sim/checkers/catalog-liveness.ts) fail the interleaving (and so the gate) like a safety violation;
+ * `convergence_60s` is judged as a ratio over all changes (the metric of the same name).
  */
-export const livenessInvariants = ['convergence_60s', 'healed_convergence', 'healed_deletion'] as const;
+export const livenessInvariants = ['convergence_60s', 'healed_convergence', 'healed_deletion', 'healed_catalog'] as const;
 export type LivenessInvariant = (typeof livenessInvariants)[number];
 export type InvariantName = SafetyInvariant | LivenessInvariant;
 
@@ -77,10 +77,11 @@ export const invariantExplanations: Record<InvariantName, string> = {
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
+  healed_catalog: 'after the faults healed, a client that claims catalogs and was asked to discover published no catalog of the healed listing (equal to the truth at its measured time) within its catalogReviewMs (plus settling time)',
 };
 
 /** Liveness invariants whose violation fails the interleaving, as a safety violation does. */
-export const failingLivenessInvariants: readonly LivenessInvariant[] = ['healed_convergence', 'healed_deletion'];
+export const failingLivenessInvariants: readonly LivenessInvariant[] = ['healed_convergence', 'healed_deletion', 'healed_catalog'];
 
 /** Which checker (sim/checkers/*) judges which invariants: reports show checked / violated per checker. */
 export const checkerFamilies: Record<string, readonly InvariantName[]> = {
@@ -108,6 +109,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   answers: ['answer_unrecorded'],
   offered: ['request_not_offered'],
   deletion: ['healed_deletion'],
+  'catalog-liveness': ['healed_catalog'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

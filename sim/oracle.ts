@@ -7,122 +7,25 @@
  * `old_session_effect` and `read_amplification` are attributed without asking the client why it did something.
  *
  * The oracle only routes: each invariant family is its own checker in checkers/ (versions, close, sessions,
- * URIs, convergence and freshness, deletion, amplification, catalog, revocation, crash); what each effect is checked
- * for is checkers/checks.ts, which checker owns which invariant is `checkerFamilies` (invariants.ts). What was
- * checked, what was violated and the effect counters are kept by the base class (oracle-accounts.ts).
+ * URIs, convergence and freshness, deletion, amplification, catalog, revocation, crash), built by the base class
+ * (oracle-checkers.ts); what each effect is checked for is checkers/checks.ts, which checker owns which
+ * invariant is `checkerFamilies` (invariants.ts). What was checked, what was violated and the effect counters
+ * are kept by its base class (oracle-accounts.ts).
  */
-import { WatchChecker } from './checkers/era2026-watch.js';
-import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
 import type { ClientEffect } from '../core/types.js';
-import { AmplificationChecker } from './checkers/amplification.js';
-import { AnswerChecker } from './checkers/answers.js';
-import { OfferedRequestChecker } from './checkers/offered.js';
-import { CatalogChecker } from './checkers/catalog.js';
-import { CatalogAbChecker } from './checkers/catalog-ab.js';
-import { CatalogTruthChecker } from './checkers/catalog-truth.js';
-import { ServerSubscriptionChecker } from './checkers/server-subscriptions.js';
-import { StalenessBoundChecker } from './checkers/staleness-bound.js';
-import { AvailabilityChecker } from './checkers/availability.js';
-import { TaskAgeChecker } from './checkers/task-age.js';
-import { CloseChecker } from './checkers/close.js';
-import { ContentRegistry } from './checkers/content.js';
-import { ConvergenceChecker } from './checkers/convergence.js';
-import { CrashChecker } from './checkers/crash.js';
-import { DeletionChecker } from './checkers/deletion.js';
-import { RevocationChecker } from './checkers/revocation.js';
-import { ServingChecker } from './checkers/serving.js';
-import { SessionChecker } from './checkers/sessions.js';
 import type { StepTruth } from './checkers/step-truth.js';
-import { UriChecker } from './checkers/uris.js';
-import { VersionChecker } from './checkers/versions.js';
 import { checksOf } from './checkers/checks.js';
 import { causeOldNotification } from './causes.js';
 import { invariantIndex } from './invariants.js';
 import type { TruthEvent } from './kernel/truth.js';
-import { OracleAccounts } from './oracle-accounts.js';
+import { OracleCheckers } from './oracle-checkers.js';
 
 export { allInvariants, checkerFamilies, failingLivenessInvariants, invariantExplanations, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant, type SafetyInvariant } from './invariants.js';
 export { causeConnection, causeListChanged, causeNotification, causeOldNotification, causeWorkload } from './causes.js';
 export type { StepTruth } from './checkers/step-truth.js';
 export type { Violation } from './oracle-accounts.js';
 
-export class Oracle extends OracleAccounts {
-  readonly names: UriChecker;
-  readonly close: CloseChecker;
-  readonly sessions: SessionChecker;
-  readonly convergence: ConvergenceChecker;
-  readonly versions: VersionChecker;
-  readonly amplification: AmplificationChecker;
-  readonly catalog: CatalogChecker;
-  readonly revocation: RevocationChecker;
-  readonly crash: CrashChecker;
-  readonly era2026Watch: WatchChecker;
-  readonly era2026Serving: Era2026ServingCheckers;
-  readonly serving: ServingChecker;
-  readonly catalogAb: CatalogAbChecker;
-  readonly catalogTruth: CatalogTruthChecker;
-  readonly taskAge: TaskAgeChecker;
-  readonly serverSubscriptions: ServerSubscriptionChecker;
-  readonly stalenessBound: StalenessBoundChecker;
-  readonly availability: AvailabilityChecker;
-  readonly answers: AnswerChecker;
-  readonly offered: OfferedRequestChecker;
-  readonly deletion: DeletionChecker;
-
-  /** What content the server produced (to date accepted texts without a map of every text ever served). */
-  private readonly content: ContentRegistry;
-
-  constructor(uris: readonly string[], edgeCount: number) {
-    super(edgeCount);
-    this.content = new ContentRegistry(uris);
-    this.names = new UriChecker(uris);
-    this.close = new CloseChecker(this, uris.length);
-    this.sessions = new SessionChecker(this);
-    this.convergence = new ConvergenceChecker(this, uris);
-    this.serving = new ServingChecker(this, uris);
-    this.versions = new VersionChecker({ sink: this, uris, names: this.names, content: this.content, close: this.close, sessions: this.sessions, convergence: this.convergence, serving: this.serving });
-    this.amplification = new AmplificationChecker(uris.length);
-    this.catalog = new CatalogChecker(this, uris.length);
-    this.revocation = new RevocationChecker(this, uris);
-    this.crash = new CrashChecker(this, uris.length);
-    this.era2026Watch = new WatchChecker(this);
-    this.era2026Serving = new Era2026ServingCheckers(this, this.era2026Watch, uris);
-    this.catalogAb = new CatalogAbChecker(this, uris);
-    this.catalogTruth = new CatalogTruthChecker(this, uris);
-    this.taskAge = new TaskAgeChecker(this);
-    this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
-    this.stalenessBound = new StalenessBoundChecker(this);
-    this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
-    this.answers = new AnswerChecker(this, uris);
-    this.offered = new OfferedRequestChecker(this);
-    this.deletion = new DeletionChecker(this, uris, (resource) => this.convergence.boundOf(resource));
-  }
-
-  get notificationReads(): number { return this.amplification.notificationReads; }
-  get totalReads(): number { return this.amplification.totalReads; }
-  get notifiedChanges(): number { return this.amplification.notifiedChanges; }
-  get changesTracked(): number { return this.convergence.changesTracked; }
-  get changesConverged(): number { return this.convergence.changesConverged; }
-  get convergenceLatenciesMs(): number[] { return this.convergence.latenciesMs; }
-  get staleServes(): number { return this.convergence.staleServes; }
-  get accepts(): number { return this.versions.accepts; }
-  get crashes(): number { return this.crash.crashes; }
-
-  /** The resource index of a URI as the client named it (any spelling the server made), or -1. */
-  resourceOf(uri: string): number {
-    return this.names.resourceOf(uri);
-  }
-
-  /** Ground truth of a content text, for timelines: `uri vN`, or '' when the server never served it. */
-  describeContent(text: string): string {
-    return this.content.describe(text);
-  }
-
-  /** The server produced `text` (its content convention, see actors/server.ts) for `resource` at `version`. */
-  registerContent(text: string, resource: number, version: number): void {
-    this.content.register(text, resource, version);
-  }
-
+export class Oracle extends OracleCheckers {
   /** The truth stream (kernel/truth.ts): the one way the world tells the checkers what really happened. */
   observe(event: TruthEvent): void {
     switch (event.kind) {
@@ -158,6 +61,9 @@ export class Oracle extends OracleAccounts {
       case 'list-changed':
         this.catalogAb.onListChanged(event.timeMs);
         break;
+      case 'discovery-asked':
+        this.catalogLiveness.onDiscoveryAsked();
+        break;
       case 'server-held':
         this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
         break;
@@ -188,6 +94,7 @@ export class Oracle extends OracleAccounts {
       case 'healed':
         this.convergence.onHealed(event.timeMs);
         this.deletion.onHealed(event.timeMs);
+        this.catalogLiveness.onHealed(event.timeMs);
         break;
       case 'spelled':
         this.names.onSpelled(event.spelling, event.resource);
@@ -216,6 +123,7 @@ export class Oracle extends OracleAccounts {
     this.catalog.onExistence(resource, exists, timeMs);
     this.catalogTruth.onExistence(resource, exists, timeMs);
     this.deletion.onExistence(resource, exists, timeMs);
+    this.catalogLiveness.onExistence(resource, exists, timeMs);
     this.convergence.onChanged(resource, version, timeMs);
     this.era2026Serving.ttl.onChanged(resource, version, timeMs);
     this.availability.onChanged(resource, version, exists);
@@ -337,6 +245,7 @@ export class Oracle extends OracleAccounts {
     this.deletion.onPublished(effect);
     this.catalogAb.judgePublished(effect, timeMs);
     this.catalogTruth.judgePublished(effect, timeMs);
+    this.catalogLiveness.judgePublished(effect, timeMs);
     this.era2026Serving.catalogHints.judgePublished(effect, timeMs);
     this.taskAge.onPublished(effect);
   }
@@ -391,5 +300,6 @@ export class Oracle extends OracleAccounts {
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
     this.checks[invariantIndex.healed_deletion] = this.deletion.deletionsJudged;
+    this.catalogLiveness.finish(endMs);
   }
 }

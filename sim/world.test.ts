@@ -53,6 +53,7 @@ const goldenTraceHashes: Record<string, number> = {
   'interop-v2-client-v1-server': 0x88af5f90,
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0xb250b93d,
+  'malformed-list-page': 0xd042192c, // with the deletion branch's final deletes in plans with discovery
   'multi-page-lost-notifications': 0x30fae15f,
   'no-subscribe-capability': 0x243a432b,
   'old-session-notification': 0x8b6b0d51,

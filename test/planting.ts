@@ -162,5 +162,6 @@ export async function plantedClient(bug: PlantedBug): Promise<ClientUnderTest<an
     step: reference.step,
     ...(reference.durable === undefined ? {} : { durable: reference.durable }),
     ...(reference.recover === undefined ? {} : { recover: reference.recover }),
+    ...(reference.features === undefined ? {} : { features: reference.features }),
   };
 }

@@ -19,6 +19,9 @@
  *   at most once per pass, so a cycle back to it still leads where it first did);
  * - list-page-hint-mismatch: a later page of the pass carries another `cacheScope` and/or `ttlMs` (the server
  *   breaks a MUST; a client folds the pages into the most private scope and the shortest TTL).
+ * And in any era, malformed-list-page: a page whose `resources` is not an array, one of whose entries has no
+ * string uri, or whose nextCursor is not a string; the whole pass is then `malformed` in truth (no catalog may
+ * rest on it).
  */
 import type { ResponseOutcome } from '../../core/types.js';
 import type { Chooser } from '../chooser.js';
@@ -92,6 +95,15 @@ interface PageEntry {
   mimeType: string;
 }
 
+/** A page's result as served (malformed-list-page breaks its types). */
+interface ListResult {
+  resources: readonly (PageEntry | { name: string; mimeType: string })[] | { items: PageEntry[] };
+  nextCursor?: string | number;
+  snapshotId?: string;
+  ttlMs?: number;
+  cacheScope?: string;
+}
+
 export class Lister {
   private readonly cursors = new Map<string, CursorEntry>();
   private nextPass = 1;
@@ -150,14 +162,30 @@ export class Lister {
 
   private answer(pass: Pass, entries: PageEntry[], nextCursor: string | null): ServedPage {
     const last = nextCursor === null;
-    const result: { resources: PageEntry[]; nextCursor?: string; snapshotId?: string; ttlMs?: number; cacheScope?: string } = { resources: entries };
+    const result: ListResult = { resources: entries };
     if (nextCursor !== null) result.nextCursor = nextCursor;
     if (pass.snapshotId !== null) result.snapshotId = pass.snapshotId;
     const hint = pass.hint === null ? null : this.pageHint(pass.hint, result);
+    if (this.shouldMalformPage()) {
+      this.malform(result, entries);
+      pass.proof = 'malformed';
+    }
     return {
       outcome: { type: 'result', result },
       truth: { pass: pass.id, last, proof: pass.proof, passStartMs: pass.startMs, served: last ? servedOf(pass.served) : null, hint },
     };
+  }
+
+  private shouldMalformPage(): boolean {
+    return this.faults.fires('malformed-list-page', 'malformed list page?');
+  }
+
+  /** Breaks one rule of the page's schema (an entry's uri only when the page has an entry). */
+  private malform(result: ListResult, entries: PageEntry[]): void {
+    const kind = this.chooser.draw('server', 'malformed: 0 resources not an array, 1 an entry without a string uri, 2 a non-string nextCursor', 3);
+    if (kind === 2) result.nextCursor = entries.length;
+    else if (kind === 1 && entries.length > 0) result.resources = entries.map((entry, index) => (index === entries.length - 1 ? { name: entry.name, mimeType: entry.mimeType } : entry));
+    else result.resources = { items: entries };
   }
 
   /** 2026-07-28 session: the pass's TTL and scope, drawn once per pass (null without the plan's era2026). */

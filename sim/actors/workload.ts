@@ -65,6 +65,7 @@ export function closeTick(world: WorldHost, resource: number): void {
 export function discover(world: WorldHost): void {
   if (world.healing) return;
   const workload = world.plan.workload;
+  world.observe({ kind: 'discovery-asked', timeMs: world.nowMs });
   world.client.command({ type: 'DiscoverCommanded', nowMs: world.nowMs, jitter: 0 }, causeWorkload);
   scheduleNext(world, 'discover interval', workload.discoverIntervalMsMin, workload.discoverIntervalMsMax, Kind.Discover, 0);
 }

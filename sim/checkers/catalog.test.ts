@@ -80,6 +80,7 @@ describe('oracle: unreconciled_catalog', () => {
     ['live', 'served from live data without a negotiated snapshot ID'],
     ['forged-unnegotiated', 'never negotiated'],
     ['forged-live', 'changed between pages'],
+    ['malformed', 'served with a malformed page'],
   ] as const)('SNAPSHOT_PROVEN after a %s pass is unreconciled', (proof, detail) => {
     oracle.catalog.onPassCompleted(1, proof, 900);
     oracle.judge([catalog('SNAPSHOT_PROVEN', 7)], at(1_000));
@@ -99,6 +100,24 @@ describe('oracle: unreconciled_catalog', () => {
     oracle.catalog.onPassCompleted(2, 'live', 900);
     oracle.judge([catalog('SNAPSHOT_PROVEN')], at(1_000));
     expect(fired(oracle)).toEqual({ unreconciled_catalog: 1 });
+  });
+
+  it('SNAPSHOT_UNPROVEN may rest on no pass with a malformed page, the last or the one before', () => {
+    oracle.catalog.onPassCompleted(1, 'malformed', 400);
+    oracle.catalog.onPassCompleted(2, 'live', 500);
+    oracle.judge([catalog('SNAPSHOT_UNPROVEN', 1)], at(1_000));
+    expect(fired(oracle)).toEqual({ unreconciled_catalog: 1 });
+    expect(oracle.violations[0]!.detail).toContain('the pass before its last was served with a malformed page');
+    oracle.catalog.onPassCompleted(3, 'live', 1_100);
+    oracle.catalog.onPassCompleted(4, 'malformed', 1_200);
+    oracle.judge([catalog('SNAPSHOT_UNPROVEN', 2)], at(1_300));
+    expect(oracle.violations[1]!.detail).toContain('its last pass (#4) was served with a malformed page');
+    // A malformed pass before the two a catalog rests on (the reference abandons it and scans twice more) is fine.
+    oracle.catalog.onPassCompleted(5, 'malformed', 1_400);
+    oracle.catalog.onPassCompleted(6, 'live', 1_500);
+    oracle.catalog.onPassCompleted(7, 'live', 1_600);
+    oracle.judge([catalog('SNAPSHOT_UNPROVEN', 3)], at(1_700));
+    expect(fired(oracle)).toEqual({ unreconciled_catalog: 2 });
   });
 
   it('SNAPSHOT_UNPROVEN needs two complete passes since the previous catalog', () => {

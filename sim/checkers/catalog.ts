@@ -8,7 +8,8 @@
  * and every page came from one real snapshot (the listing records this per page as `ListProof`).
  * - CatalogPublished SNAPSHOT_PROVEN: the last completed pass must be honestly proven.
  * - Any other catalog (or a proven claim that is not honest) needs two complete passes delivered since the
- *   previous CatalogPublished: a single scan never yields a complete catalog.
+ *   previous CatalogPublished: a single scan never yields a complete catalog. Neither of the two it rests on
+ *   may have had a malformed page (malformed-list-page: the client cannot know what that pass listed).
  * - CompletenessTaskDecided accepted: only on a catalog judged an honest SNAPSHOT_PROVEN.
  * - TombstoneConfirmed or an outbox 'delete' for a URI that exists in truth and has existed since the last
  *   completed pass began (since the start of the run when no pass completed) is a late tombstone.
@@ -24,13 +25,16 @@ export type ListProof =
   /** no extension negotiated, yet the pages carried a snapshot ID */
   | 'forged-unnegotiated'
   /** extension negotiated, but pages served from live data and the ID changed on a later page */
-  | 'forged-live';
+  | 'forged-live'
+  /** a page of the pass broke the schema (malformed-list-page): the client cannot know what it listed */
+  | 'malformed';
 
 const proofDescriptions: Record<ListProof, string> = {
   snapshot: 'served from one real snapshot',
   live: 'served from live data without a negotiated snapshot ID',
   'forged-unnegotiated': 'served from live data with a snapshot ID the server never negotiated',
   'forged-live': 'served from live data under a snapshot ID that changed between pages',
+  malformed: 'served with a malformed page',
 };
 
 export interface OracleSink {
@@ -51,6 +55,7 @@ export class CatalogChecker {
   private passesSincePublish = 0;
   private lastPassId = -1;
   private lastPassProof: ListProof | null = null;
+  private previousPassProof: ListProof | null = null;
   /** Start of the latest completed pass, or -1. */
   private lastPassStartMs = -1;
   private latestCatalogHonest = false;
@@ -78,6 +83,7 @@ export class CatalogChecker {
     this.passesCompleted++;
     this.passesSincePublish++;
     this.lastPassId = pass;
+    this.previousPassProof = this.lastPassProof;
     this.lastPassProof = proof;
     this.lastPassStartMs = startMs;
   }
@@ -99,6 +105,9 @@ export class CatalogChecker {
       this.sink.violate('unreconciled_catalog', timeMs, '', `catalog of scan ${effect.scanId} published as SNAPSHOT_PROVEN, but ${last}`);
     } else if (passes < 2) {
       this.sink.violate('unreconciled_catalog', timeMs, '', `catalog of scan ${effect.scanId} published as ${effect.status} after ${passes} complete list pass${passes === 1 ? '' : 'es'} since the previous catalog (two are needed)`);
+    } else if (this.lastPassProof === 'malformed' || this.previousPassProof === 'malformed') {
+      const which = this.lastPassProof === 'malformed' ? `its last pass (#${this.lastPassId})` : 'the pass before its last';
+      this.sink.violate('unreconciled_catalog', timeMs, '', `catalog of scan ${effect.scanId} published as ${effect.status}, but ${which} was ${proofDescriptions.malformed}`);
     }
   }
 

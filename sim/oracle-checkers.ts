@@ -1,0 +1,128 @@
+/**
+ * The oracle's checkers: one instance of each invariant family's checker (sim/checkers/*, `checkerFamilies` in
+ * invariants.ts), built once per interleaving, and the lookups they share (URI names, content dating). The
+ * routing of effects and truth events to them is the Oracle (oracle.ts); the accounting is the base class
+ * (oracle-accounts.ts).
+ */
+import { WatchChecker } from './checkers/era2026-watch.js';
+import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
+import { AmplificationChecker } from './checkers/amplification.js';
+import { AnswerChecker } from './checkers/answers.js';
+import { OfferedRequestChecker } from './checkers/offered.js';
+import { CatalogChecker } from './checkers/catalog.js';
+import { CatalogAbChecker } from './checkers/catalog-ab.js';
+import { CatalogTruthChecker } from './checkers/catalog-truth.js';
+import { CatalogLivenessChecker } from './checkers/catalog-liveness.js';
+import { DeletionChecker } from './checkers/deletion.js';
+import { ServerSubscriptionChecker } from './checkers/server-subscriptions.js';
+import { StalenessBoundChecker } from './checkers/staleness-bound.js';
+import { AvailabilityChecker } from './checkers/availability.js';
+import { TaskAgeChecker } from './checkers/task-age.js';
+import { CloseChecker } from './checkers/close.js';
+import { ContentRegistry } from './checkers/content.js';
+import { ConvergenceChecker } from './checkers/convergence.js';
+import { CrashChecker } from './checkers/crash.js';
+import { RevocationChecker } from './checkers/revocation.js';
+import { ServingChecker } from './checkers/serving.js';
+import { SessionChecker } from './checkers/sessions.js';
+import { UriChecker } from './checkers/uris.js';
+import { VersionChecker } from './checkers/versions.js';
+import { OracleAccounts } from './oracle-accounts.js';
+
+export class OracleCheckers extends OracleAccounts {
+  readonly names: UriChecker;
+  readonly close: CloseChecker;
+  readonly sessions: SessionChecker;
+  readonly convergence: ConvergenceChecker;
+  readonly versions: VersionChecker;
+  readonly amplification: AmplificationChecker;
+  readonly catalog: CatalogChecker;
+  readonly revocation: RevocationChecker;
+  readonly crash: CrashChecker;
+  readonly era2026Watch: WatchChecker;
+  readonly era2026Serving: Era2026ServingCheckers;
+  readonly serving: ServingChecker;
+  readonly catalogAb: CatalogAbChecker;
+  readonly catalogTruth: CatalogTruthChecker;
+  readonly catalogLiveness: CatalogLivenessChecker;
+  readonly deletion: DeletionChecker;
+  readonly taskAge: TaskAgeChecker;
+  readonly serverSubscriptions: ServerSubscriptionChecker;
+  readonly stalenessBound: StalenessBoundChecker;
+  readonly availability: AvailabilityChecker;
+  readonly answers: AnswerChecker;
+  readonly offered: OfferedRequestChecker;
+
+  /** What content the server produced (to date accepted texts without a map of every text ever served). */
+  protected readonly content: ContentRegistry;
+
+  constructor(uris: readonly string[], edgeCount: number) {
+    super(edgeCount);
+    this.content = new ContentRegistry(uris);
+    this.names = new UriChecker(uris);
+    this.close = new CloseChecker(this, uris.length);
+    this.sessions = new SessionChecker(this);
+    this.convergence = new ConvergenceChecker(this, uris);
+    this.serving = new ServingChecker(this, uris);
+    this.versions = new VersionChecker({ sink: this, uris, names: this.names, content: this.content, close: this.close, sessions: this.sessions, convergence: this.convergence, serving: this.serving });
+    this.amplification = new AmplificationChecker(uris.length);
+    this.catalog = new CatalogChecker(this, uris.length);
+    this.revocation = new RevocationChecker(this, uris);
+    this.crash = new CrashChecker(this, uris.length);
+    this.era2026Watch = new WatchChecker(this);
+    this.era2026Serving = new Era2026ServingCheckers(this, this.era2026Watch, uris);
+    this.catalogAb = new CatalogAbChecker(this, uris);
+    this.catalogTruth = new CatalogTruthChecker(this, uris);
+    this.catalogLiveness = new CatalogLivenessChecker(this, uris);
+    this.deletion = new DeletionChecker(this, uris, (resource) => this.convergence.boundOf(resource));
+    this.taskAge = new TaskAgeChecker(this);
+    this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
+    this.stalenessBound = new StalenessBoundChecker(this);
+    this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
+    this.answers = new AnswerChecker(this, uris);
+    this.offered = new OfferedRequestChecker(this);
+  }
+
+  get notificationReads(): number {
+    return this.amplification.notificationReads;
+  }
+  get totalReads(): number {
+    return this.amplification.totalReads;
+  }
+  get notifiedChanges(): number {
+    return this.amplification.notifiedChanges;
+  }
+  get changesTracked(): number {
+    return this.convergence.changesTracked;
+  }
+  get changesConverged(): number {
+    return this.convergence.changesConverged;
+  }
+  get convergenceLatenciesMs(): number[] {
+    return this.convergence.latenciesMs;
+  }
+  get staleServes(): number {
+    return this.convergence.staleServes;
+  }
+  get accepts(): number {
+    return this.versions.accepts;
+  }
+  get crashes(): number {
+    return this.crash.crashes;
+  }
+
+  /** The resource index of a URI as the client named it (any spelling the server made), or -1. */
+  resourceOf(uri: string): number {
+    return this.names.resourceOf(uri);
+  }
+
+  /** Ground truth of a content text, for timelines: `uri vN`, or '' when the server never served it. */
+  describeContent(text: string): string {
+    return this.content.describe(text);
+  }
+
+  /** The server produced `text` (its content convention, see actors/server.ts) for `resource` at `version`. */
+  registerContent(text: string, resource: number, version: number): void {
+    this.content.register(text, resource, version);
+  }
+}
