@@ -8,7 +8,7 @@ import { checkerRows } from './checkers.js';
 import { replayCommand, sometimesMinimumInterleavings } from '../sim/gate.js';
 import { shrinkStopText } from '../sim/shrink.js';
 import type { MetricReport, RunSpec } from '../sim/gate.js';
-import { invariantExplanations, livenessInvariants, safetyInvariants, type InvariantName } from '../sim/oracle.js';
+import { invariantExplanations, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant } from '../sim/oracle.js';
 import type { Histogram, Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportRunSpec, ReportShrunk } from './json.js';
 
 export type { Histogram } from './json.js';
@@ -178,11 +178,17 @@ export function isLiveness(name: string): boolean {
   return (livenessInvariants as readonly string[]).includes(name);
 }
 
+/** What an interleaving failing each liveness invariant lacked (a Record, so a new invariant cannot go without its text). */
+const livenessFailureTexts: Record<LivenessInvariant, string> = {
+  convergence_60s: 'with a change not reflected within 60 s',
+  healed_convergence: 'with a wanted resource not converged within its bound after the heal',
+  healed_deletion: 'with a deleted resource not confirmed deleted within its bound after the heal',
+  healed_catalog: 'without a catalog of the healed listing within its bound after the heal',
+};
+
 /** What an interleaving failing a liveness invariant lacked: "3 interleavings <text>". */
 export function livenessFailureText(name: string): string {
-  if (name === 'healed_convergence') return 'with a wanted resource not converged within its bound after the heal';
-  if (name === 'healed_catalog') return 'without a catalog of the healed listing within its bound after the heal';
-  return 'with a change not reflected within 60 s';
+  return livenessFailureTexts[name as LivenessInvariant] ?? livenessFailureTexts.convergence_60s;
 }
 
 export interface MetricRow {
