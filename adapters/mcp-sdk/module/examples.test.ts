@@ -87,6 +87,10 @@ describe('examples/fixed-kb and FencedResourceCache pass', () => {
     // client-v2 (same gate): v5 read at 3,851 ms with ttlMs 4,841, re-read at 4,084 ms with ttlMs 493; the cache took
     // the new hint and refused v5 at 5,750 ms, within the first entry's window but after the renewal's (false refused_fresh).
     { what: 'a renewal with a shorter TTL shortens the window a serve is owed in (no false refused_fresh)', client: () => example('fenced-cache', 'client-v2.mjs'), scenario: 'era2026-broken-stream', seed: 3491793660, reached: (result) => result.faultCounts[faultIndex['broken-read-stream']]! },
+    // client-v2 (same gate, after the final deletes of plans with discovery): v33 deleted at 7,775 ms and tombstoned at
+    // 11,293 ms; watched again at 15,856 ms, its not-found re-read changed nothing the black box served, so the
+    // healed phase never saw the deletion reflected again ("still waiting for v33", 112 of 10,000 interleavings).
+    { what: 'a deleted resource watched again reflects its deletion on the next not-found (no false healed_convergence)', client: () => example('fenced-cache', 'client-v2.mjs'), scenario: 'era2026-broken-stream', seed: 3275855614, reached: (result) => result.oracle.convergence.healedJudged },
     { what: 'a drop when the shorter of two renewed entries lapses is no tombstone (no false late_tombstone)', client: () => example('fenced-cache', 'client-v2.mjs'), scenario: 'era2026-broken-stream', seed: 971016562, reached: (result) => result.faultCounts[faultIndex['broken-read-stream']]! },
   ];
   for (const { what, client: clientOf, scenario: name = 'swarm', seed, reached } of regressions) {

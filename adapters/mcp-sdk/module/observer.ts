@@ -188,10 +188,18 @@ export class BlackBoxObserver {
     this.world.oracle.convergence.onAccepted(resource, response.version, this.uris[resource]!, this.world.nowMs);
   }
 
-  /** Serving nothing after a newer not-found than anything reflected so far: the client reflects the deletion. */
+  /**
+   * Serving nothing after a not-found no older than anything reflected so far: the client reflects the deletion.
+   * A current-session not-found of the deletion already reflected reflects it again, as `leaseRenewed` does for
+   * content: a deleted resource watched again (a resubscribe in the healed phase) is never tombstoned anew by a
+   * black box that served nothing all along (client-v2, era2026-broken-stream seed 3275855614: v33 deleted at
+   * 7,775 ms, tombstoned at 11,293 ms, watched again at 15,856 ms, "still waiting for v33").
+   */
   private deletionReflected(resource: number): void {
     const response = this.notFoundAnswer(resource);
-    if (response === null || response.version <= this.reflected[resource]! || this.world.wanted[resource] === 0) return;
+    if (response === null || this.world.wanted[resource] === 0) return;
+    const reflected = this.reflected[resource]!;
+    if (response.version < reflected || (response.version === reflected && !this.world.currentSession(response.requestSession))) return;
     // Serving nothing before and after an answer to a read sent before the last close is no act of the client on it.
     if (this.world.oracle.close.closedSinceSent(resource, response.requestSentAtMs)) return;
     this.reflected[resource] = response.version;
