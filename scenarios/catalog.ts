@@ -260,7 +260,7 @@ export function swarmPlan(chooser: Chooser, faultSet: readonly FaultName[]): Int
   );
 }
 
-const listingFaults: readonly FaultName[] = ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'list-empty-cursor', 'list-page-hint-mismatch'];
+const listingFaults: readonly FaultName[] = ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'list-empty-cursor', 'list-page-hint-mismatch', 'malformed-list-page'];
 
 export const scenarios: readonly Scenario[] = [
   readRace,

@@ -193,8 +193,9 @@ describe('transition coverage', () => {
     'VERSION_ACCEPTED --session_lost--> RECONCILIATION_REQUIRED',
   ];
 
-  it('swarm with the reference client hits every table edge except the ones not yet reachable (3000 interleavings)', () => {
-    const interleavings = 3_000;
+  it('swarm with the reference client hits every table edge except the ones not yet reachable (4000 interleavings)', () => {
+    // 4,000 since the swarms draw malformed-list-page: the first 3,000 then never reached UNSUBSCRIBE_UNKNOWN --session_lost--> CLOSED.
+    const interleavings = 4_000;
     const accumulator = runRange(specFor(swarm, referenceClient, interleavings), swarm, referenceClient, 0, interleavings);
     const coverage = coverageOf(accumulator);
     expect(coverage.unreached).toEqual(notYetReachable);

@@ -99,13 +99,8 @@ export const faultDescriptions: Record<FaultName, string> = {
 /** The faults that only fire on 2026-07-28 connections. */
 export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
 // ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)
-/**
- * Faults only their own scenario plans (not yet drawn by the swarms: a new swarm draw shifts every swarm
- * interleaving, so its golden hashes and every seed cited for one).
- */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-list-page'];
-/** The 2025-11-25 catalogue (what the 2025 swarm draws from; its decisions stay as they were). */
-export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
+/** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last, is drawn only with discovery). */
+export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault));
 
 export interface Ratio {
   numerator: number;

@@ -34,6 +34,7 @@ export const safetyInvariants = [
   'answer_unrecorded',
   // SPEC §3.5: no resources/subscribe or unsubscribe where the server offers none (sim/checkers/offered.ts)
   'request_not_offered',
+  'reappeared_reread',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -74,6 +75,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   catalog_hint_narrowed: '2026-07-28: a catalog was published with a shorter ttlMs, or as private, than every page of every pass it can rest on (the aggregate is the shortest page TTL, and private only when a page was)',
   answer_unrecorded: 'the client received the answer (content or not-found) to a read it sent on the current session and left no record of it: no version accepted, no tombstone, no stale receipt, no audit, no rejection',
   request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither: a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection',
+  reappeared_reread: 'a wanted resource the client held tombstoned, which the truth had re-created, was listed by two catalogs and the client sent no read of it since the re-creation (a URI that reappears is re-read)',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -109,6 +111,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   answers: ['answer_unrecorded'],
   offered: ['request_not_offered'],
   deletion: ['healed_deletion'],
+  reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],
 };
 

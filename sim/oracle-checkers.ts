@@ -14,6 +14,7 @@ import { CatalogAbChecker } from './checkers/catalog-ab.js';
 import { CatalogTruthChecker } from './checkers/catalog-truth.js';
 import { CatalogLivenessChecker } from './checkers/catalog-liveness.js';
 import { DeletionChecker } from './checkers/deletion.js';
+import { ReappearanceChecker } from './checkers/reappearance.js';
 import { ServerSubscriptionChecker } from './checkers/server-subscriptions.js';
 import { StalenessBoundChecker } from './checkers/staleness-bound.js';
 import { AvailabilityChecker } from './checkers/availability.js';
@@ -46,6 +47,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly catalogTruth: CatalogTruthChecker;
   readonly catalogLiveness: CatalogLivenessChecker;
   readonly deletion: DeletionChecker;
+  readonly reappearance: ReappearanceChecker;
   readonly taskAge: TaskAgeChecker;
   readonly serverSubscriptions: ServerSubscriptionChecker;
   readonly stalenessBound: StalenessBoundChecker;
@@ -75,6 +77,7 @@ export class OracleCheckers extends OracleAccounts {
     this.catalogTruth = new CatalogTruthChecker(this, uris);
     this.catalogLiveness = new CatalogLivenessChecker(this, uris);
     this.deletion = new DeletionChecker(this, uris, (resource) => this.convergence.boundOf(resource));
+    this.reappearance = new ReappearanceChecker(this, uris);
     this.taskAge = new TaskAgeChecker(this);
     this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
     this.stalenessBound = new StalenessBoundChecker(this);

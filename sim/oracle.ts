@@ -106,6 +106,7 @@ export class Oracle extends OracleCheckers {
     this.close.onSubscribed(resource);
     this.convergence.onSubscribed(resource, timeMs);
     this.deletion.onSubscribed(resource, timeMs);
+    this.reappearance.onSubscribed(resource);
     this.serverSubscriptions.onWanted(resource, timeMs);
     this.availability.onSubscribed(resource, timeMs);
   }
@@ -114,6 +115,7 @@ export class Oracle extends OracleCheckers {
     this.close.onUnsubscribed(resource, this.stamp(timeMs));
     this.convergence.onUnsubscribed(resource);
     this.deletion.onUnsubscribed(resource);
+    this.reappearance.onUnsubscribed(resource);
     this.serverSubscriptions.onGivenUp(resource, timeMs);
     this.availability.onUnsubscribed(resource);
   }
@@ -123,6 +125,7 @@ export class Oracle extends OracleCheckers {
     this.catalog.onExistence(resource, exists, timeMs);
     this.catalogTruth.onExistence(resource, exists, timeMs);
     this.deletion.onExistence(resource, exists, timeMs);
+    this.reappearance.onExistence(resource, exists, timeMs);
     this.catalogLiveness.onExistence(resource, exists, timeMs);
     this.convergence.onChanged(resource, version, timeMs);
     this.era2026Serving.ttl.onChanged(resource, version, timeMs);
@@ -138,6 +141,7 @@ export class Oracle extends OracleCheckers {
     this.revocation.onRevoked(resource, subject, timeMs, this.close.tracked[resource] === 1);
     this.convergence.onRevoked(resource);
     this.deletion.onRevoked(resource);
+    this.reappearance.onRevoked(resource);
   }
 
   /** The client crashed and restarted at `timeMs`. */
@@ -145,10 +149,12 @@ export class Oracle extends OracleCheckers {
     this.crash.onCrash(this.stamp(timeMs));
     this.availability.onCrash(timeMs);
     this.answers.onCrash(timeMs);
+    this.reappearance.onCrash();
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
     const checks = this.checks;
+    this.reappearance.onStep(truth);
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
     if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) {
@@ -178,6 +184,7 @@ export class Oracle extends OracleCheckers {
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method !== 'resources/read') break;
         this.amplification.onRead(truth.cause);
+        this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
         if (truth.cause === causeOldNotification) this.sessions.violateCause(truth, effect.uri, `read of ${effect.uri} issued because of an old session's notification`);
         break;
       case 'VersionAccepted':
@@ -223,6 +230,9 @@ export class Oracle extends OracleCheckers {
         this.staleReceipts++;
         this.judgeStaleReceipt(effect.uri, truth);
         break;
+      case 'Transitioned':
+        this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
+        break;
       case 'AuditWritten':
         this.audits++;
         break;
@@ -243,6 +253,7 @@ export class Oracle extends OracleCheckers {
     }
     this.catalog.judgePublished(effect, timeMs);
     this.deletion.onPublished(effect);
+    this.reappearance.onPublished(effect, timeMs);
     this.catalogAb.judgePublished(effect, timeMs);
     this.catalogTruth.judgePublished(effect, timeMs);
     this.catalogLiveness.judgePublished(effect, timeMs);
@@ -297,6 +308,7 @@ export class Oracle extends OracleCheckers {
     this.serverSubscriptions.finish(endMs);
     this.convergence.finish(endMs);
     this.deletion.finish(endMs);
+    this.reappearance.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
     this.checks[invariantIndex.healed_deletion] = this.deletion.deletionsJudged;

@@ -42,15 +42,15 @@ const goldenTraceHashes: Record<string, number> = {
   'close-race': 0x8cbc5f13,
   'cursor-cycle': 0x3aba6db4,
   'duplicate-storm': 0x6aa5ea74,
-  'era-both': 0x5716a434,
+  'era-both': 0xd1b08cd4, // the swarms draw malformed-list-page (with discovery)
   'era2026-broken-stream': 0x6af52a9f,
   'era2026-listing': 0x41d6c14b,
   'era2026-partitions': 0x613f683b,
-  'era2026-swarm': 0x0f8bfa63,
+  'era2026-swarm': 0xb3c056c5,
   'era2026-tags': 0xb49f5ec1,
   'forged-snapshot-id': 0x5fca8430,
-  'interop-v1-client-v2-server': 0x88af5f90, // the pure run of an interop pair (it is gated only with --transport sdk)
-  'interop-v2-client-v1-server': 0x88af5f90,
+  'interop-v1-client-v2-server': 0x53043f76, // the pure run of an interop pair (it is gated only with --transport sdk)
+  'interop-v2-client-v1-server': 0x53043f76,
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0xb250b93d,
   'malformed-list-page': 0xd042192c, // with the deletion branch's final deletes in plans with discovery
@@ -60,8 +60,8 @@ const goldenTraceHashes: Record<string, number> = {
   'permission-revocation': 0x4f0e2576,
   'read-race': 0xc9cc100c,
   reconnect: 0xebe6ed5f,
-  'sdk-swarm': 0x88af5f90,
-  swarm: 0x81b1471a,
+  'sdk-swarm': 0x53043f76,
+  swarm: 0xa1162ed2,
   'uri-spelling': 0x3e03f317,
 };
 

@@ -5,6 +5,11 @@
  * gate (era-both), on a seed where the unpatched copy does not violate the invariant, and the traced replay of
  * that seed names it. These are survivors of core/fence.ts (acceptNotFound's evidence, confirmTombstone) that
  * no invariant judged before: nothing required a deletion to be confirmed.
+ *
+ * And for `reappeared_reread` (sim/checkers/reappearance.ts): a copy whose catalog reconciliation (core/scan.ts
+ * reconcileTombstones) no longer re-reads a TOMBSTONE_PENDING resource that a reconciled listing shows again. It
+ * still re-reads it at its next reconcile tick (reconcileIntervalMs), so no other invariant judged the line: it
+ * was among the 45 surviving mutants of reconcileTombstones (scripts/mutation-after-scan.txt).
  */
 import { beforeAll, describe, it } from 'vitest';
 import type { ClientUnderTest } from '../core/types.js';
@@ -30,6 +35,13 @@ const deletionBugs: readonly PlantedBug[] = [
     scenarios: [defaultGateScenario],
     invariants: ['healed_deletion'],
   },
+  {
+    name: 'reappeared-not-reread',
+    description: 'a TOMBSTONE_PENDING resource listed again by a reconciled catalog is not re-read (it waits for its reconcile tick)',
+    patches: [{ file: 'scan.ts', find: "      if (sub.state === 'TOMBSTONE_PENDING' && progress.inFlight === 0) issueRead(d, uri, 'reappeared');\n", replace: '' }],
+    scenarios: [defaultGateScenario],
+    invariants: ['reappeared_reread'],
+  },
 ];
 
 const loaded = new Map<string, ClientUnderTest<any>>();
@@ -37,7 +49,7 @@ beforeAll(async () => {
   for (const bug of [unpatchedControl, ...deletionBugs]) loaded.set(bug.name, await plantedClient(bug));
 });
 
-describe('planted bugs of healed_deletion', () => {
+describe('planted bugs of healed_deletion and reappeared_reread', () => {
   it.each(deletionBugs.map((bug) => [bug.name, bug] as const))('%s: the default gate catches it, and the traced replay names the invariant', (name, bug) => {
     expectCaughtAndNamed(rootSeed, searchInterleavings, bug, loaded.get(name)!, loaded.get(unpatchedControl.name)!);
   });
