@@ -252,7 +252,7 @@ export class Oracle extends OracleCheckers {
       return;
     }
     this.catalog.judgePublished(effect, timeMs);
-    this.deletion.onPublished(effect);
+    this.deletion.onPublished(effect, timeMs);
     this.reappearance.onPublished(effect, timeMs);
     this.catalogAb.judgePublished(effect, timeMs);
     this.catalogTruth.judgePublished(effect, timeMs);

@@ -3,8 +3,10 @@
  * TOMBSTONE_PENDING; its deletion is confirmed by list reconciliation. Judged on the truth and the client's
  * effects only: from the heal (or a later subscribe), a wanted resource that is deleted in the server model
  * must be confirmed deleted in the client's effects (its latest word on the resource is a `TombstoneConfirmed`,
- * core/fence.ts confirmTombstone, with no `VersionAccepted` after it), by a client that claims catalog reconciliation (it published a SNAPSHOT_PROVEN catalog in the run: only a proven
- * listing may confirm a deletion, core/scan.ts), within its staleness bound (to learn of the not-found) plus
+ * core/fence.ts confirmTombstone, with no `VersionAccepted` after it), by a client that reconciles catalogs in the
+ * healed world (it published a SNAPSHOT_PROVEN catalog since the heal: only a proven listing may confirm a deletion,
+ * core/scan.ts; a server that stopped offering snapshot IDs, as after a reconnect over the SDK transport, leaves a
+ * client nothing to confirm with: --transport sdk, era-both seed 355136520), within its staleness bound (to learn of the not-found) plus
  * two catalog reviews (the catalog that lacks it, then one begun after the not-found evidence) plus
  * `healSettleMs`. Both bounds are what the client published (`StalenessBoundPublished`, a catalog's
  * `stalenessBoundMs`), or its declared configuration's when it published none. Content served after that
@@ -34,7 +36,7 @@ export class DeletionChecker {
   /** Deleted, wanted resources whose deadline fell after the end of the run, or whose client never published a proven catalog. */
   deletionsUnjudged = 0;
   private healStartMs = -1;
-  /** The client published a SNAPSHOT_PROVEN catalog in this run: it claims catalog reconciliation. */
+  /** The client published a SNAPSHOT_PROVEN catalog since the heal: it reconciles catalogs in the healed world. */
   private claimsProvenCatalogs = false;
   /** The review period (staleness bound) the client published with its latest catalog, or -1. */
   private catalogBoundMs = -1;
@@ -97,8 +99,8 @@ export class DeletionChecker {
     this.healFromMs[resource] = fromMs;
   }
 
-  onPublished(effect: CatalogPublishedEffect): void {
-    if (effect.status === 'SNAPSHOT_PROVEN') this.claimsProvenCatalogs = true;
+  onPublished(effect: CatalogPublishedEffect, timeMs: number): void {
+    if (effect.status === 'SNAPSHOT_PROVEN' && this.healStartMs >= 0 && timeMs >= this.healStartMs) this.claimsProvenCatalogs = true;
     this.catalogBoundMs = effect.stalenessBoundMs;
   }
 
