@@ -30,7 +30,7 @@ import { ResponseCapture } from '../sim/response-capture.js';
 import { deriveSeed, stringHash } from '../../../sim/prng.js';
 import { VirtualClock } from '../transport/clock.js';
 import { subjectMetaKey } from '../sim/sdk-sim-driver.js';
-import { type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WireTap, type WorldLink } from '../sim/sdk-sim-link.js';
+import { replayOn, type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WireTap, type WorldLink } from '../sim/sdk-sim-link.js';
 import { ModuleEra2026, wireListenIdOf } from '../v2/module-era2026.js';
 import type { LinkDirection, MessageKind } from '../transport/virtual-transport.js';
 import type { ModuleClient } from './contract.js';
@@ -141,7 +141,6 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
 
   toClient(timeMs: number, _cause: number, generation: number, message: ResponseMessage | NotificationMessage): void {
     if (message.kind === 'response') {
-      if (this.era.replayed(timeMs, message)) return;
       this.responses.capture(timeMs, message);
       return;
     }
@@ -210,12 +209,8 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
       sentAtMs: record?.sentAtMs ?? this.nowMs,
     };
     this.era.fillListen(request, method, params);
-    this.era.beginServe(link, jsonRpcId);
-    try {
-      return this.responses.serve(this, link.generation, record?.cause ?? causeConnection, request, record);
-    } finally {
-      this.era.endServe();
-    }
+
+    return this.responses.serve(this, link.generation, record?.cause ?? causeConnection, request, record, replayOn(link, jsonRpcId));
   }
 
   route(link: SessionLink, direction: LinkDirection, message: JSONRPCMessage, kind: MessageKind, wire: string): number {

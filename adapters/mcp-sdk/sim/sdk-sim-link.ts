@@ -36,6 +36,13 @@ export type SimRequestMethod = 'resources/read' | 'resources/subscribe' | 'resou
 /** What a host needs of a link: its session (an SDK 1.x `SimLink`, or the SDK v2 link of adapters/mcp-sdk/v2). */
 export interface SessionLink {
   readonly generation: number;
+  /** Writes the response to JSON-RPC request `wireId` again at `deliverAtMs` (response-replay; 2026-07-28 links only). */
+  replayResponse?(wireId: string | number, deliverAtMs: number): void;
+}
+
+/** The replay of the response to `jsonRpcId` on `link` for ResponseCapture.serve (null: the link cannot replay). */
+export function replayOn(link: SessionLink, jsonRpcId: string | number): ((deliverAtMs: number) => void) | null {
+  return link.replayResponse === undefined ? null : (deliverAtMs) => link.replayResponse!(jsonRpcId, deliverAtMs);
 }
 
 /** What a world does with a link of either SDK (SimLink here, V2SimLink in adapters/mcp-sdk/v2). */

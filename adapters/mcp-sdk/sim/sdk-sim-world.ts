@@ -36,7 +36,7 @@ import { WorldCore } from '../../../sim/kernel/world-core.js';
 import { ResponseCapture } from './response-capture.js';
 import { VirtualClock } from '../transport/clock.js';
 import { CacheDriver, requestIdMetaKey, subjectMetaKey, type CacheWorld } from './sdk-sim-driver.js';
-import { SimLink, type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WorldLink } from './sdk-sim-link.js';
+import { replayOn, SimLink, type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WorldLink } from './sdk-sim-link.js';
 import type { SdkConnectionFactory } from '../cache/sdk-connection.js';
 import type { LinkDirection, MessageKind } from '../transport/virtual-transport.js';
 
@@ -146,7 +146,7 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
 
   // -- the host of the SDK Server (sdk-sim-link.ts) --------------------------------------------------
 
-  serve(link: SessionLink, method: SimRequestMethod, params: Record<string, unknown>): ServedAnswer {
+  serve(link: SessionLink, method: SimRequestMethod, params: Record<string, unknown>, jsonRpcId: string | number): ServedAnswer {
     const meta = (params._meta ?? {}) as Record<string, unknown>;
     const requestId = typeof meta[requestIdMetaKey] === 'number' ? (meta[requestIdMetaKey] as number) : -1;
     const record = this.client.judge.requestRecord(requestId);
@@ -158,7 +158,7 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
       cursor: typeof params.cursor === 'string' ? params.cursor : undefined,
       sentAtMs: record?.sentAtMs ?? this.nowMs,
     };
-    return this.responses.serve(this, link.generation, record?.cause ?? causeWorkload, request, record);
+    return this.responses.serve(this, link.generation, record?.cause ?? causeWorkload, request, record, replayOn(link, jsonRpcId));
   }
 
   route(link: SessionLink, direction: LinkDirection): number {

@@ -29,8 +29,6 @@ import { V2SimLink, type BlackBoxListens } from './v2-sim-link.js';
 
 export class ModuleEra2026 {
   private listenIdLast = 0;
-  /** The link whose request the world is serving now, and whether its response was captured already. */
-  private serving: { link: SessionLink; jsonRpcId: string | number; answered: boolean } | null = null;
 
   constructor(
     private readonly world: WorldHost,
@@ -60,29 +58,6 @@ export class ModuleEra2026 {
     if (typeof meta[requestIdMetaKey] === 'number') request.requestId = meta[requestIdMetaKey] as number;
     const filter = params.filter;
     if (Array.isArray(filter) && filter.length > 1) request.filterRest = filter.slice(1).filter((uri): uri is string => typeof uri === 'string');
-  }
-
-  /** Around the world's serving of one request on `link` (so a second response to it is known as a replay). */
-  beginServe(link: SessionLink, jsonRpcId: string | number): void {
-    this.serving = { link, jsonRpcId, answered: false };
-  }
-
-  endServe(): void {
-    this.serving = null;
-  }
-
-  /**
-   * A response of the server model: false for the one answering the request being served (the world
-   * captures it); true when it is a replay of it (response-replay), which the link writes again at `timeMs`.
-   */
-  replayed(timeMs: number, _message: ResponseMessage): boolean {
-    const serving = this.serving;
-    if (serving === null || !serving.answered) {
-      if (serving !== null) serving.answered = true;
-      return false;
-    }
-    if (serving.link instanceof V2SimLink) serving.link.replayResponse(serving.jsonRpcId, timeMs);
-    return true;
   }
 
   /**

@@ -8,7 +8,7 @@ import type { ClientUnderTest } from '../../../core/types.js';
 import { findScenario } from '../../../scenarios/catalog.js';
 import { naive2026WaitForever } from '../../../scenarios/era2026-naive.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
-import { era2026Faults } from '../../../sim/faults.js';
+import { era2026Faults, faultIndex } from '../../../sim/faults.js';
 import { GateAccumulator, verdictOf } from '../../../sim/gate.js';
 import { deriveSeed } from '../../../sim/prng.js';
 import { wireDuring } from '../transport/testing.js';
@@ -39,6 +39,15 @@ describe('2026-07-28 over SDK v2', () => {
     expect(wire.some((line) => line.includes('notifications/subscriptions/acknowledged') && /"io.modelcontextprotocol\/subscriptionId":"listen:\d+"/.test(line))).toBe(true);
     expect(wire.some((line) => line.includes('"ttlMs"') && line.includes('"cacheScope"'))).toBe(true);
   });
+
+  it('response-replay: a second response of the model to one request is written again by the v2 link, not an internal error (era-both seed 3253286061)', async () => {
+    // Before, the SDK world threw "two responses to one request" inside the Server's handler: the read got -32603, and the
+    // reference's serve of older content after it was judged read_your_notification.
+    const result = await runSdkEraInterleaving(3253286061, findScenario('era-both')!, referenceClient, { trace: true, record: false });
+    expect(result.faultCounts[faultIndex['response-replay']]).toBeGreaterThan(0);
+    expect(result.timeline!.some((line) => line.includes('two responses to one request'))).toBe(false);
+    expect(result.oracle.violations.map((violation) => violation.invariant)).toEqual([]);
+  }, 120_000);
 
   it('a hostile ttlMs the v2 server would drop reaches the client as the model sent it (the wire rewrite)', async () => {
     const wire = await wireDuring(() => gate(swarm, referenceClient, 8));
