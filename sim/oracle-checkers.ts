@@ -13,6 +13,7 @@ import { CatalogChecker } from './checkers/catalog.js';
 import { CatalogAbChecker } from './checkers/catalog-ab.js';
 import { CatalogTruthChecker } from './checkers/catalog-truth.js';
 import { CatalogLivenessChecker } from './checkers/catalog-liveness.js';
+import { ExistenceHistory } from './checkers/existence-history.js';
 import { DeletionChecker } from './checkers/deletion.js';
 import { ReappearanceChecker } from './checkers/reappearance.js';
 import { ServerSubscriptionChecker } from './checkers/server-subscriptions.js';
@@ -44,6 +45,8 @@ export class OracleCheckers extends OracleAccounts {
   readonly era2026Serving: Era2026ServingCheckers;
   readonly serving: ServingChecker;
   readonly catalogAb: CatalogAbChecker;
+  /** The truth's existence history, shared by catalogTruth and catalogLiveness. */
+  readonly existence: ExistenceHistory;
   readonly catalogTruth: CatalogTruthChecker;
   readonly catalogLiveness: CatalogLivenessChecker;
   readonly deletion: DeletionChecker;
@@ -74,8 +77,9 @@ export class OracleCheckers extends OracleAccounts {
     this.era2026Watch = new WatchChecker(this);
     this.era2026Serving = new Era2026ServingCheckers(this, this.era2026Watch, uris);
     this.catalogAb = new CatalogAbChecker(this, uris);
-    this.catalogTruth = new CatalogTruthChecker(this, uris);
-    this.catalogLiveness = new CatalogLivenessChecker(this, uris);
+    this.existence = new ExistenceHistory(uris.length);
+    this.catalogTruth = new CatalogTruthChecker(this, uris, this.existence);
+    this.catalogLiveness = new CatalogLivenessChecker(this, uris, this.existence);
     this.deletion = new DeletionChecker(this, uris, (resource) => this.convergence.boundOf(resource));
     this.reappearance = new ReappearanceChecker(this, uris);
     this.taskAge = new TaskAgeChecker(this);

@@ -18,6 +18,7 @@ import type { ClientEffect } from '../../core/types.js';
 import { healSettleMs } from './convergence.js';
 import type { InvariantName } from '../invariants.js';
 import type { ViolationSink } from './sink.js';
+import type { ExistenceHistory } from './existence-history.js';
 
 type CatalogEffect = Extract<ClientEffect, { type: 'CatalogPublished' }>;
 
@@ -41,10 +42,6 @@ export class CatalogLivenessChecker {
   private healStartMs = -1;
   private deadlineMs = -1;
   private verdict = waiting;
-  private readonly exists: Uint8Array;
-  /** Existence changes in time order: resource and time (to know the truth at a catalog's measured time). */
-  private readonly changedResources: number[] = [];
-  private readonly changedAtMs: number[] = [];
   private readonly listed: Uint8Array;
   /** What the latest catalog published since the heal was, and why it was not the healed listing. */
   private lastPublished = '';
@@ -52,8 +49,8 @@ export class CatalogLivenessChecker {
   constructor(
     private readonly sink: CatalogLivenessSink,
     private readonly uris: readonly string[],
+    private readonly existence: ExistenceHistory,
   ) {
-    this.exists = new Uint8Array(uris.length).fill(1);
     this.listed = new Uint8Array(uris.length);
   }
 
@@ -65,14 +62,6 @@ export class CatalogLivenessChecker {
   /** The application asked the client to discover (DiscoverCommanded). */
   onDiscoveryAsked(): void {
     this.discoveryUnderWay = true;
-  }
-
-  onExistence(resource: number, exists: boolean, timeMs: number): void {
-    const value = exists ? 1 : 0;
-    if (this.exists[resource] === value) return;
-    this.exists[resource] = value;
-    this.changedResources.push(resource);
-    this.changedAtMs.push(timeMs);
   }
 
   onHealed(timeMs: number): void {
@@ -129,27 +118,27 @@ export class CatalogLivenessChecker {
       listed[resource] = 1;
     }
     for (let resource = 0; resource < listed.length; resource++) {
-      if (listed[resource] !== this.exists[resource]) return `${listed[resource] === 1 ? 'lists' : 'omits'} ${this.uris[resource]}, which the healed listing ${listed[resource] === 1 ? 'lacks' : 'has'}`;
+      if (listed[resource] !== this.existence.exists[resource]) return `${listed[resource] === 1 ? 'lists' : 'omits'} ${this.uris[resource]}, which the healed listing ${listed[resource] === 1 ? 'lacks' : 'has'}`;
     }
     // The truth at the measured time: undo the existence changes after it (none once healed).
-    for (let index = this.changedAtMs.length - 1; index >= 0 && this.changedAtMs[index]! > measuredAtMs; index--) {
-      const resource = this.changedResources[index]!;
+    for (let index = this.existence.changedAtMs.length - 1; index >= 0 && this.existence.changedAtMs[index]! > measuredAtMs; index--) {
+      const resource = this.existence.changedResources[index]!;
       listed[resource] = 1 - listed[resource]!;
     }
     for (let resource = 0; resource < listed.length; resource++) {
-      if (listed[resource] !== this.exists[resource]) return `the listing changed since its measured time (${this.uris[resource]} at ${this.lastChangeOf(resource)} ms)`;
+      if (listed[resource] !== this.existence.exists[resource]) return `the listing changed since its measured time (${this.uris[resource]} at ${this.lastChangeOf(resource)} ms)`;
     }
     return null;
   }
 
   private lastChangeOf(resource: number): number {
-    for (let index = this.changedAtMs.length - 1; index >= 0; index--) if (this.changedResources[index] === resource) return this.changedAtMs[index]!;
+    for (let index = this.existence.changedAtMs.length - 1; index >= 0; index--) if (this.existence.changedResources[index] === resource) return this.existence.changedAtMs[index]!;
     return -1;
   }
 
   private existingCount(): number {
     let count = 0;
-    for (let resource = 0; resource < this.exists.length; resource++) count += this.exists[resource]!;
+    for (let resource = 0; resource < this.existence.exists.length; resource++) count += this.existence.exists[resource]!;
     return count;
   }
 }

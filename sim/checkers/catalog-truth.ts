@@ -14,6 +14,7 @@
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { ViolationSink } from './sink.js';
+import type { ExistenceHistory } from './existence-history.js';
 
 type CatalogEffect = Extract<ClientEffect, { type: 'CatalogPublished' }>;
 
@@ -27,26 +28,14 @@ export class CatalogTruthChecker {
   /** A/B (SNAPSHOT_UNPROVEN) catalogs judged, and those matching no truth listing (reported, not a violation). */
   unprovenJudged = 0;
   unprovenUntrue = 0;
-  private readonly exists: Uint8Array;
-  /** The existence changes, in time order: resource, and time in ms. */
-  private readonly changedResources: number[] = [];
-  private readonly changedAtMs: number[] = [];
   private readonly listed: Uint8Array;
 
   constructor(
     private readonly sink: CatalogTruthSink,
     private readonly uris: readonly string[],
+    private readonly existence: ExistenceHistory,
   ) {
-    this.exists = new Uint8Array(uris.length).fill(1);
     this.listed = new Uint8Array(uris.length);
-  }
-
-  onExistence(resource: number, exists: boolean, timeMs: number): void {
-    const value = exists ? 1 : 0;
-    if (this.exists[resource] === value) return;
-    this.exists[resource] = value;
-    this.changedResources.push(resource);
-    this.changedAtMs.push(timeMs);
   }
 
   judgePublished(effect: CatalogEffect, timeMs: number): void {
@@ -84,11 +73,11 @@ export class CatalogTruthChecker {
    * at the measured time (the truth at `fromMs`).
    */
   private differenceThroughout(listed: Uint8Array, fromMs: number): number {
-    const truth = this.exists.slice();
+    const truth = this.existence.exists.slice();
     let differences = 0;
     for (let resource = 0; resource < truth.length; resource++) if (truth[resource] !== listed[resource]) differences++;
-    for (let index = this.changedAtMs.length - 1; differences > 0 && index >= 0 && this.changedAtMs[index]! >= fromMs; index--) {
-      const resource = this.changedResources[index]!;
+    for (let index = this.existence.changedAtMs.length - 1; differences > 0 && index >= 0 && this.existence.changedAtMs[index]! >= fromMs; index--) {
+      const resource = this.existence.changedResources[index]!;
       truth[resource] = 1 - truth[resource]!; // the state just before this change
       differences += truth[resource] === listed[resource] ? -1 : 1;
     }

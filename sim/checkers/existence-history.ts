@@ -1,0 +1,24 @@
+/**
+ * The truth's existence of every resource and its changes in time order, kept once for the checkers that date a
+ * catalog against the server model (catalog-truth.ts: the truth at a proven catalog's measured time;
+ * catalog-liveness.ts: the healed listing). Fed by the oracle from the truth stream (`onChange`).
+ */
+export class ExistenceHistory {
+  /** Per resource: 1 while it exists in the truth (every resource exists at the start). */
+  readonly exists: Uint8Array;
+  /** The existence changes, in time order: the resource, and the time in ms. */
+  readonly changedResources: number[] = [];
+  readonly changedAtMs: number[] = [];
+
+  constructor(count: number) {
+    this.exists = new Uint8Array(count).fill(1);
+  }
+
+  onExistence(resource: number, exists: boolean, timeMs: number): void {
+    const value = exists ? 1 : 0;
+    if (this.exists[resource] === value) return;
+    this.exists[resource] = value;
+    this.changedResources.push(resource);
+    this.changedAtMs.push(timeMs);
+  }
+}
