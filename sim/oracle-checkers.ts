@@ -45,7 +45,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly era2026Serving: Era2026ServingCheckers;
   readonly serving: ServingChecker;
   readonly catalogAb: CatalogAbChecker;
-  /** The truth's existence history, shared by catalogTruth and catalogLiveness. */
+  /** The truth's existence history, shared by catalogTruth, catalogLiveness and reappearance. */
   readonly existence: ExistenceHistory;
   readonly catalogTruth: CatalogTruthChecker;
   readonly catalogLiveness: CatalogLivenessChecker;
@@ -81,7 +81,7 @@ export class OracleCheckers extends OracleAccounts {
     this.catalogTruth = new CatalogTruthChecker(this, uris, this.existence);
     this.catalogLiveness = new CatalogLivenessChecker(this, uris, this.existence);
     this.deletion = new DeletionChecker(this, uris, (resource) => this.convergence.boundOf(resource));
-    this.reappearance = new ReappearanceChecker(this, uris);
+    this.reappearance = new ReappearanceChecker(this, uris, this.existence);
     this.taskAge = new TaskAgeChecker(this);
     this.serverSubscriptions = new ServerSubscriptionChecker(this, uris);
     this.stalenessBound = new StalenessBoundChecker(this);

@@ -123,9 +123,9 @@ export class Oracle extends OracleCheckers {
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
   onChange(resource: number, version: number, timeMs: number, exists = true): void {
     this.catalog.onExistence(resource, exists, timeMs);
-    this.existence.onExistence(resource, exists, timeMs);
+    const changed = this.existence.onExistence(resource, exists, timeMs);
     this.deletion.onExistence(resource, exists, timeMs);
-    this.reappearance.onExistence(resource, exists, timeMs);
+    this.reappearance.onExistence(resource, exists, changed, timeMs);
     this.convergence.onChanged(resource, version, timeMs);
     this.era2026Serving.ttl.onChanged(resource, version, timeMs);
     this.availability.onChanged(resource, version, exists);

@@ -23,6 +23,7 @@ import type { ClientEffect } from '../../core/types.js';
 import type { InvariantName } from '../invariants.js';
 import type { StepTruth } from './step-truth.js';
 import type { ViolationSink } from './sink.js';
+import type { ExistenceHistory } from './existence-history.js';
 
 type CatalogEffect = Extract<ClientEffect, { type: 'CatalogPublished' }>;
 
@@ -39,7 +40,6 @@ export class ReappearanceChecker {
   failedCount = 0;
   private readonly wanted: Uint8Array;
   private readonly off: Uint8Array;
-  private readonly exists: Uint8Array;
   /** Per resource: when the truth last re-created it after a deletion, or -1. */
   private readonly recreatedAtMs: Float64Array;
   /** Per resource: the client's latest transition entered TOMBSTONE_PENDING. */
@@ -61,11 +61,11 @@ export class ReappearanceChecker {
   constructor(
     private readonly sink: ReappearanceSink,
     private readonly uris: readonly string[],
+    private readonly existence: ExistenceHistory,
   ) {
     const count = uris.length;
     this.wanted = new Uint8Array(count);
     this.off = new Uint8Array(count);
-    this.exists = new Uint8Array(count).fill(1);
     this.recreatedAtMs = new Float64Array(count).fill(-1);
     this.tombstoned = new Uint8Array(count);
     this.readAtMs = new Float64Array(count).fill(-1);
@@ -89,10 +89,10 @@ export class ReappearanceChecker {
     this.release(resource);
   }
 
-  onExistence(resource: number, exists: boolean, timeMs: number): void {
-    if (exists && this.exists[resource] === 0) this.recreatedAtMs[resource] = timeMs;
+  /** The truth changed `resource`; `changed`: its existence changed (ExistenceHistory.onExistence), so `exists` means re-created. */
+  onExistence(resource: number, exists: boolean, changed: boolean, timeMs: number): void {
+    if (exists && changed) this.recreatedAtMs[resource] = timeMs;
     if (!exists) this.release(resource);
-    this.exists[resource] = exists ? 1 : 0;
   }
 
   onCrash(): void {
@@ -180,7 +180,7 @@ export class ReappearanceChecker {
   }
 
   private owes(resource: number): boolean {
-    if (this.wanted[resource] === 0 || this.off[resource] === 1 || this.exists[resource] === 0) return false;
+    if (this.wanted[resource] === 0 || this.off[resource] === 1 || this.existence.exists[resource] === 0) return false;
     if (this.tombstoned[resource] === 0 || this.readsOut[resource]!.length > 0 || this.recreatedAtMs[resource]! < 0) return false;
     return this.readAtMs[resource]! < this.recreatedAtMs[resource]!;
   }
