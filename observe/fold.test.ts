@@ -22,7 +22,7 @@ import {
   type Action,
 } from '../core/testing.js';
 import type { ClientEffect, ClientInput } from '../core/types.js';
-import { foldAdapterEffect, foldStep } from './fold.js';
+import { foldAdapterEffect, foldStep, foldStepOwned } from './fold.js';
 import { instruments } from './instruments.js';
 import { countsOf, initialObserveState, seriesKey, type Measurement, type ObserveState } from './state.js';
 import { Run, subscribed } from './testing.js';
@@ -243,6 +243,25 @@ describe('the observation fold over random sessions of the reference core', () =
       expect(resubscribed).toBeLessThanOrEqual(counts[seriesKey('resubscriptionUris', { 'fencesim.resubscription.state': 'wanted' })] ?? 0);
       expect(sumOf(counts, 'resubscriptionRounds')).toBeLessThanOrEqual(counts[seriesKey('connections', { 'fencesim.connection.kind': 'reconnect' })] ?? 0);
       expect(JSON.stringify(foldTrace(actions).state)).toBe(JSON.stringify(state));
+    },
+  );
+});
+
+describe('the owning fold (the gate\'s sampled fold)', () => {
+  test.prop([fc.array(actionArbitrary, { minLength: 1, maxLength: 60 })], { numRuns: 100 })(
+    'gives the measurements and the state the pure fold gives, step by step',
+    (actions) => {
+      let pure = initialObserveState();
+      let owned = initialObserveState();
+      for (const traced of drive(actions).steps) {
+        if (traced.input === null) continue;
+        const expected = foldStep(pure, traced.input, traced.effects);
+        const actual = foldStepOwned(owned, traced.input, traced.effects);
+        expect(actual.measurements).toEqual(expected.measurements);
+        expect(actual.state).toEqual(expected.state);
+        pure = expected.state;
+        owned = actual.state;
+      }
     },
   );
 });

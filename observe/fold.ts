@@ -27,7 +27,18 @@ type Input<T extends ClientInput['type']> = Extract<ClientInput, { type: T }>;
 const liveStates = new Set(['ACTIVE', 'UPDATE_SEEN', 'READ_PENDING', 'VERSION_ACCEPTED', 'TOMBSTONE_PENDING']);
 
 export function foldStep(state: ObserveState, input: ClientInput, effects: readonly ClientEffect[]): FoldResult {
-  const d = new ObserveDraft(state, input.nowMs);
+  return foldInto(new ObserveDraft(state, input.nowMs), input, effects);
+}
+
+/**
+ * `foldStep` for a caller that gives `state` up (keeps no reference to it or to anything inside it): the same
+ * code, changing `state` in place instead of copying what it touches. Same measurements, deep-equal state.
+ */
+export function foldStepOwned(state: ObserveState, input: ClientInput, effects: readonly ClientEffect[]): FoldResult {
+  return foldInto(new ObserveDraft(state, input.nowMs, true), input, effects);
+}
+
+function foldInto(d: ObserveDraft, input: ClientInput, effects: readonly ClientEffect[]): FoldResult {
   closeOverdueRound(d);
   switch (input.type) {
     case 'Connected':

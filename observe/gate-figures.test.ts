@@ -7,10 +7,7 @@ import { runInterleaving } from '../sim/world.js';
 import { faultNames } from '../sim/faults.js';
 import { allInvariants } from '../sim/oracle.js';
 import { observeSectionOf } from '../reports/observe-section.js';
-import { observeDue, observeRowNames, observeRowOf, observedForGate } from './gate-figures.js';
-import { referenceClient } from '../core/reducer.js';
-import { ownedStepOf } from '../core/step-owned.js';
-import { defaultClientConfig, type ClientInput } from '../core/types.js';
+import { GateObservation, observeDue, observeRowNames, observeRowOf } from './gate-figures.js';
 
 const spec = (client: string): RunSpec => ({ seed: 77, interleavings: 400, scenario: 'swarm', client, maxFailures: 20 });
 
@@ -77,24 +74,22 @@ describe('simulated operations in the gate: the fold over every step of the samp
   }, 120_000);
 });
 
-describe('observedForGate: the sampled interleavings keep the client owned step', () => {
-  const connected: ClientInput = { type: 'Connected', nowMs: 0, jitter: 0, sessionGeneration: 1, capabilities: { resources: true, subscribe: true, listChanged: true, snapshotId: false } };
-
-  test('a client with an owned step is folded through it: the state handed in is changed in place, and the step is folded', () => {
-    const { client, observed } = observedForGate(referenceClient);
-    const owned = ownedStepOf(client);
-    expect(owned).toBeDefined();
-    const state = referenceClient.init(defaultClientConfig);
-    const before = observed.state;
-    const result = owned!(state, connected);
-    expect(result.state).toBe(state);
-    expect(result.state.volatile.connected).toBe(true);
-    expect(observed.state).not.toBe(before);
-    expect(observed.state.connected).toBe(true);
-  });
-
-  test('a client without an owned step has none once wrapped', () => {
-    const { client } = observedForGate({ ...referenceClient, step: (state, input) => referenceClient.step(state, input) });
-    expect(ownedStepOf(client)).toBeUndefined();
+describe('GateObservation: the sampled interleavings are folded through runInterleaving\'s onStep', () => {
+  test('each step of a run is folded, in place; the run itself is the same as unobserved (same trace hash, same counts)', () => {
+    const scenario = findScenario('swarm')!;
+    const client = findClient('reference')!;
+    const observation = new GateObservation();
+    const initial = observation.state;
+    expect(initial.connected).toBe(false);
+    const seed = deriveSeed(77, 3);
+    const observed = runInterleaving(seed, scenario, client, { trace: false, record: false, onStep: observation.onStep });
+    const plain = runInterleaving(seed, scenario, client, { trace: false, record: false });
+    expect(observation.state).toBe(initial); // the fold owns its state (observe/fold.ts foldStepOwned)
+    expect(observation.state.everConnected).toBe(true);
+    expect(observed.traceHash).toBe(plain.traceHash);
+    expect(Array.from(observed.oracle.counts)).toEqual(Array.from(plain.oracle.counts));
+    observation.reset();
+    expect(observation.state).not.toBe(initial);
+    expect(observation.state.everConnected).toBe(false);
   });
 });

@@ -12,10 +12,9 @@
  * interleavings/s of CPU on swarm), so folding all of them would break the gate's wall budget; one in 20
  * costs about 5 % and still gives every fault's row thousands of runs.
  */
-import type { ClientUnderTest } from '../core/types.js';
-import { ownedStepOf, registerOwnedStep, type StepFunction } from '../core/step-owned.js';
+import type { ClientEffect, ClientInput } from '../core/types.js';
 import { faultNames } from '../sim/faults.js';
-import { foldStep } from './fold.js';
+import { foldStepOwned } from './fold.js';
 import { healthOf } from './health.js';
 import { countOf, initialObserveState, seriesKey, type ObserveState } from './state.js';
 import { seriesCount, seriesKeyAt } from './series.js';
@@ -46,20 +45,21 @@ export function emptyObserveFigures(): Float64Array {
   return new Float64Array(observeRowNames.length * width);
 }
 
-/** The client under test, unchanged, with each step also folded into `observed.state` (reset per interleaving). */
-export function observedForGate<S>(client: ClientUnderTest<S>): { client: ClientUnderTest<S>; observed: { state: ObserveState } } {
-  const observed = { state: initialObserveState() };
-  const folding = (stepOf: StepFunction<S>): StepFunction<S> => (state, input) => {
-    const result = stepOf(state, input);
-    observed.state = foldStep(observed.state, input, result.effects).state;
-    return result;
+/**
+ * The observation of the gate's sampled interleavings: runInterleaving's `onStep` folds each client step into
+ * `state` (in place: the fold owns it), reset per interleaving. A listener rather than a wrapped client, so the
+ * driver's call of the client's step is the same in every interleaving (a wrapper made that call site
+ * polymorphic for the whole gate: 5 % of its CPU for 1 interleaving in 20).
+ */
+export class GateObservation {
+  state: ObserveState = initialObserveState();
+  readonly onStep = (input: ClientInput, effects: readonly ClientEffect[]): void => {
+    this.state = foldStepOwned(this.state, input, effects).state;
   };
-  const wrapped: ClientUnderTest<S> = { ...client, step: folding((state, input) => client.step(state, input)) };
-  // The client's owned step, when it has one, folded the same way: the driver gives each state up, so the
-  // sampled interleavings need not take the copy-on-write path.
-  const owned = ownedStepOf(client);
-  if (owned !== undefined) registerOwnedStep(wrapped.step, folding(owned));
-  return { client: wrapped, observed };
+
+  reset(): void {
+    this.state = initialObserveState();
+  }
 }
 
 /** Sums of counter series whose key starts with a prefix (an instrument, or instrument|attribute=value). */

@@ -177,14 +177,24 @@ export function countOf(state: ObserveState, instrument: InstrumentId, attribute
 const fieldBits = { wanted: 1, live: 2, pending: 4, accepted: 8, revocationsPending: 16, otherCounts: 32, histograms: 64, counts: 128, window: 256, revoked: 512 } as const;
 type RecordField = 'wanted' | 'live' | 'pending' | 'accepted' | 'revocationsPending' | 'revoked' | 'otherCounts' | 'histograms';
 
-/** A step's working copy: fields are copied on first write, so the input state stays untouched. */
+/** Every field bit: an owning draft has nothing to copy. */
+const allFields = Object.values(fieldBits).reduce((all, bit) => all | bit, 0);
+
+/**
+ * A step's working copy: fields are copied on first write, so the input state stays untouched. An owning
+ * draft (`owns`: the caller gives the state up and keeps no reference to it or to anything in it, as the
+ * gate's sampled fold does) changes the state in place instead: same figures, no copies.
+ */
 export class ObserveDraft {
   readonly s: ObserveState;
   readonly measurements: Measurement[] = [];
   private copied = 0;
+  private readonly owns: boolean;
 
-  constructor(state: ObserveState, readonly nowMs: number) {
-    this.s = copyState(state);
+  constructor(state: ObserveState, readonly nowMs: number, owns = false) {
+    this.owns = owns;
+    this.s = owns ? state : copyState(state);
+    if (owns) this.copied = allFields;
     if (nowMs > this.s.lastAtMs) this.s.lastAtMs = nowMs;
   }
 
@@ -232,6 +242,7 @@ export class ObserveDraft {
     const window = this.s.window;
     const last = window[window.length - 1];
     if (last !== undefined && last.startMs >= startMs) {
+      if (this.owns) return last;
       const copy = { ...last };
       window[window.length - 1] = copy;
       return copy;

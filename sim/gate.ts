@@ -11,8 +11,7 @@ import { runInterleaving } from './world.js';
 import { GateAccumulator } from './gate-accumulator.js';
 import type { RunSpec } from './run-spec.js';
 import { runIndexerAt } from '../indexer/gate-part.js';
-import { addObservedRun, figuresOfRun, observeDue, observedForGate } from '../observe/gate-figures.js';
-import { initialObserveState } from '../observe/state.js';
+import { addObservedRun, figuresOfRun, GateObservation, observeDue } from '../observe/gate-figures.js';
 
 export { exitCodeOf, gateExitCodes, outcomeOf, runOutcomes, type GateOutcome, type RunOutcome, type VerdictEvidence } from './verdict.js';
 export { replayCommand, type RunSpec, type Transport } from './run-spec.js';
@@ -35,14 +34,16 @@ export function runRange(
 ): GateAccumulator {
   const accumulator = new GateAccumulator(spec);
   const progressEvery = 1_000;
-  const observed = observedForGate(client);
+  const observation = new GateObservation();
+  const plain = { trace: false, record: false };
+  const observed = { trace: false, record: false, onStep: observation.onStep };
   for (let index = start; index < end; index++) {
     const seed = deriveSeed(spec.seed, index);
     const observing = observeDue(index);
-    if (observing) observed.observed.state = initialObserveState();
-    const result = runInterleaving(seed, scenario, observing ? observed.client : client, { trace: false, record: false });
+    if (observing) observation.reset();
+    const result = runInterleaving(seed, scenario, client, observing ? observed : plain);
     accumulator.add(index, result);
-    if (observing) addObservedRun(accumulator.observeFigures, figuresOfRun(observed.observed.state, result.endMs), result.faultCounts);
+    if (observing) addObservedRun(accumulator.observeFigures, figuresOfRun(observation.state, result.endMs), result.faultCounts);
     runIndexerAt(accumulator.indexerFigures, spec, index);
     if (progress !== undefined && (index - start + 1) % progressEvery === 0) progress(index - start + 1, end - start);
   }

@@ -10,7 +10,7 @@ import type { ClientConfig, ClientUnderTest } from '../core/types.js';
 import { defaultClientConfig } from '../core/types.js';
 import type { Scenario } from './scenario.js';
 import { Chooser } from './chooser.js';
-import type { InterleavingOptions, InterleavingResult } from './kernel/interleaving.js';
+import type { InterleavingOptions, InterleavingResult, StepListener } from './kernel/interleaving.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './kernel/events.js';
 import { invariantIndex } from './oracle.js';
 import type { InterleavingPlan } from './plan.js';
@@ -36,7 +36,7 @@ export function runInterleaving(
     ? Chooser.replaying(options.replay.decisions, options.replay.strict)
     : Chooser.seeded(seed, options.record);
   const plan = scenario.plan(chooser);
-  const world = new World(seed, plan, chooser, client, { ...defaultClientConfig, ...scenario.clientConfig }, options.trace);
+  const world = new World(seed, plan, chooser, client, { ...defaultClientConfig, ...scenario.clientConfig }, options.trace, options.onStep ?? null);
   world.run(options.stopAtInvariant == null ? -1 : invariantIndex[options.stopAtInvariant]);
   return world.resultOf(world.client.steps, chooser.log);
 }
@@ -47,9 +47,9 @@ export class World extends WorldCore implements ReducerWorld {
   nowMs = 0;
   readonly client: ReducerDriver;
 
-  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest, config: ClientConfig, trace: boolean) {
+  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest, config: ClientConfig, trace: boolean, onStep: StepListener | null = null) {
     super(seed, plan, chooser, trace);
-    this.client = new ReducerDriver(this, client, config);
+    this.client = new ReducerDriver(this, client, config, onStep);
   }
 
   /** Runs to the end, or until invariant number `stopAtIndex` (>= 0) is violated. */

@@ -1,4 +1,5 @@
 /** What one interleaving is asked to do and what it gives back, whatever the transport. */
+import type { ClientEffect, ClientInput } from '../../core/types.js';
 import type { Decision } from '../chooser.js';
 import type { FaultCounts } from '../faults.js';
 import type { InvariantName, Oracle } from '../oracle.js';
@@ -15,7 +16,15 @@ export interface InterleavingOptions {
   replay?: { decisions: readonly Decision[]; strict: boolean };
   /** Stop the run right after the first step that violates this invariant (the shrinker's early exit). */
   stopAtInvariant?: InvariantName | null;
+  /**
+   * Told every client step (its input and the effects it produced) right after the step, before they are
+   * judged: the gate's sampled observation fold (observe/gate-figures.ts). It sees, never changes.
+   */
+  onStep?: StepListener;
 }
+
+/** A listener of client steps (InterleavingOptions.onStep). */
+export type StepListener = (input: ClientInput, effects: readonly ClientEffect[]) => void;
 
 export interface InterleavingResult {
   seed: number;

@@ -15,6 +15,7 @@ import { TimerTable } from './timer-table.js';
 import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from './step-truth.js';
 import { isEra2026Session, listenParams, observeEra2026Response, observeListenDelivery, openEra } from '../actors/era2026.js';
 import type { ListenCancelEffect } from './effects.js';
+import type { StepListener } from './interleaving.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
 export interface ReducerWorld extends WorldHost {
@@ -42,6 +43,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     private readonly world: ReducerWorld,
     private readonly client: ClientUnderTest,
     private readonly config: ClientConfig,
+    /** Told each step (InterleavingOptions.onStep); a hook rather than a wrapped client, so the step's call site stays the same. */
+    private readonly onStep: StepListener | null = null,
   ) {
     this.state = client.init(config);
     // A step client that claims catalogs is judged on publishing one after the heal (sim/checkers/catalog-liveness.ts).
@@ -177,6 +180,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (timeline !== null) timeline.input(world.nowMs, input, response, world.sessionGeneration);
     const result = this.stepState(this.state, input);
     this.state = result.state;
+    if (this.onStep !== null) this.onStep(input, result.effects);
     world.traceHash = mix(world.traceHash, result.effects.length);
     this.judgeAndCarryOut(result.effects, cause, response, violationsBefore);
   }
