@@ -16,6 +16,7 @@ import { accumulatorFromData, type AccumulatorData } from './accumulator-data.js
 import { isModulePath } from './client-module.js';
 import type { RangeSelfCheck, RangeTask } from './worker.js';
 import { mergeSelfChecks, type DeterminismCheck } from '../sim/determinism.js';
+import { indexerInterleavingsFor } from '../indexer/gate-part.js';
 
 /** The determinism self-check a gate asks of its workers: the sampled indices (sim/determinism.ts selfCheckIndices). */
 export interface SelfCheckSample {
@@ -45,7 +46,7 @@ export function workerScript(name: string): string {
 /** Young-generation size of each worker thread, in MB. */
 const youngGenerationMb = 64;
 
-export async function runJobsOnWorkers<Job, Reply>(script: string, jobs: readonly Job[], workerCount: number, onReply: (reply: Reply) => void): Promise<void> {
+export async function runJobsOnWorkers<Job, Reply>(script: string, jobs: readonly Job[], workerCount: number, onReply: (reply: Reply) => void, stopped: () => boolean = () => false): Promise<void> {
   let next = 0;
   // A larger young generation (64 MB instead of V8's default) cuts the scavenges of the per-interleaving
   // garbage: 5-7 % less CPU on the default gate, measured side by side (3,000 era-both interleavings, 2 workers).
@@ -57,7 +58,7 @@ export async function runJobsOnWorkers<Job, Reply>(script: string, jobs: readonl
         (worker) =>
           new Promise<void>((resolve, reject) => {
             const sendNext = (): void => {
-              if (next >= jobs.length) return resolve();
+              if (next >= jobs.length || stopped()) return resolve();
               worker.postMessage(jobs[next++]);
             };
             worker.on('message', (reply: Reply) => {
@@ -109,35 +110,59 @@ export interface PoolGate {
   sample: SelfCheckSample | null;
 }
 
-/** `runOnWorkers`, with the self-check of `gate.sample` run by the workers inside their ranges. */
+/**
+ * `runOnWorkers`, with the self-check of `gate.sample` run by the workers inside their ranges. On the pure
+ * transport with a registry client, the indexer's part of each range runs on threads of its own (one for the
+ * default share, `workerCount` for an indexer under test, which runs at every index): sharing an isolate with
+ * the client's interleavings made both slower (sim/gate.ts GatePart). Results do not depend on it.
+ */
 export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
   const { spec, range, chunk, sample } = gate;
   const ranges = chunkRanges(range, chunk, gate.workerCount);
-  const starts = ranges.map((part) => part.start);
-  const endOf = new Map(ranges.map((part) => [part.start, part.end]));
-  const results = new Map<number, GateAccumulator>();
+  const split = spec.transport !== 'sdk' && !isModulePath(spec.client) && indexerInterleavingsIn(spec, range) > 0;
+  const clientResults = new Map<number, GateAccumulator>();
+  const indexerResults = new Map<number, GateAccumulator>();
   const checks: RangeSelfCheck[] = [];
   let done = 0;
-  // Each range carries the sampled indices inside it: its worker re-runs them traced, in parallel with the rest.
-  const jobs = ranges.map(({ start, end }) => {
-    const job: RangeTask = { spec, start, end };
-    if (sample !== null) job.selfCheck = { indices: sample.indices.filter((index) => index >= start && index < end), ratioPercent: sample.ratioPercent };
-    return job;
-  });
-  await runJobsOnWorkers(workerScript('worker'), jobs, gate.workerCount, (reply: WorkerReply) => {
-    const end = endOf.get(reply.start)!;
+  let failed = false;
+  const stopped = (): boolean => failed;
+  const take = (results: Map<number, GateAccumulator>, counted: boolean) => (reply: WorkerReply): void => {
+    const end = ranges.find((part) => part.start === reply.start)!.end;
+    if (!reply.ok) failed = true;
     if (!reply.ok && reply.crash !== null) throw new InterleavingCrash(reply.crash.index, reply.crash.seed, new Error(reply.message));
     if (!reply.ok) throw gate.locateCrash(reply.start, end, new Error(reply.message));
     results.set(reply.start, accumulatorFromData(spec, reply.data));
     if (reply.selfChecked !== null) checks.push(reply.selfChecked);
+    if (!counted) return;
     done += end - reply.start;
     gate.onProgress(done);
+  };
+  // Each range carries the sampled indices inside it: its worker re-runs them traced, in parallel with the rest.
+  const clientJobs = ranges.map(({ start, end }) => {
+    const job: RangeTask = { spec, start, end };
+    if (split) job.part = 'client';
+    if (sample !== null) job.selfCheck = { indices: sample.indices.filter((index) => index >= start && index < end), ratioPercent: sample.ratioPercent };
+    return job;
   });
+  const indexerJobs: RangeTask[] = split ? ranges.map(({ start, end }) => ({ spec, start, end, part: 'indexer' })) : [];
+  const indexerWorkers = spec.indexer === undefined ? 1 : gate.workerCount;
+  await Promise.all([
+    runJobsOnWorkers(workerScript('worker'), clientJobs, gate.workerCount, take(clientResults, true), stopped),
+    runJobsOnWorkers(workerScript('worker'), indexerJobs, indexerWorkers, take(indexerResults, false), stopped),
+  ]);
   const total = new GateAccumulator(spec);
-  for (const start of starts) total.merge(results.get(start)!);
+  for (const { start } of ranges) {
+    total.merge(clientResults.get(start)!);
+    if (split) total.merge(indexerResults.get(start)!);
+  }
   if (sample === null) return { accumulator: total, selfCheck: null };
   const ms = checks.reduce((sum, part) => sum + part.ms, 0);
   return { accumulator: total, selfCheck: { check: mergeSelfChecks(checks.map((part) => part.check), sample.ratioPercent), ms } };
+}
+
+/** How many indexer interleavings the range runs (indexer/gate-part.ts: every index, or one in the default share). */
+function indexerInterleavingsIn(spec: RunSpec, range: ShardRange): number {
+  return indexerInterleavingsFor(spec, range.end) - indexerInterleavingsFor(spec, range.start);
 }
 
 /** The tail of a run is cut finer: its last `workerCount` chunks' worth of interleavings, in pieces this many times smaller. */

@@ -86,6 +86,26 @@ describe('run-gate: a simulator crash', () => {
   });
 });
 
+describe('run-gate: the indexer\'s part on threads of its own (cli/pool.ts)', () => {
+  it('gives the report of one thread, at the default share and with an indexer under test at every index', async () => {
+    for (const [interleavings, indexer] of [[420, undefined], [24, 'reference']] as const) {
+      const spec: RunSpec = { seed: 31, interleavings, scenario: 'era-both', client: 'reference', maxFailures: 5 };
+      if (indexer !== undefined) spec.indexer = indexer;
+      const scenario = findScenario(spec.scenario)!;
+      const client = findClient(spec.client)!;
+      const pooled = await runGate(spec, scenario, client, () => {}, 2);
+      const whole = runRange(spec, scenario, client, 0, interleavings);
+      expect(whole.indexerFigures[0]).toBe(indexer === undefined ? 5 : 24); // indexer interleavings run
+      expect(Array.from(pooled.indexerFigures)).toEqual(Array.from(whole.indexerFigures));
+      expect(reportText(pooled, spec.scenario)).toBe(reportText(whole, spec.scenario));
+      const clientOnly = runRange(spec, scenario, client, 0, interleavings, undefined, 'client');
+      expect(clientOnly.indexerFigures[0]).toBe(0);
+      clientOnly.merge(runRange(spec, scenario, client, 0, interleavings, undefined, 'indexer'));
+      expect(reportText(clientOnly, spec.scenario)).toBe(reportText(whole, spec.scenario));
+    }
+  }, 240_000);
+});
+
 describe('run-gate: the determinism self-check on the workers', () => {
   it('each worker checks the sampled indices of its ranges: the same check and report as one thread', async () => {
     const spec: RunSpec = { seed: 23, interleavings: 400, scenario: 'read-race', client: 'reference', maxFailures: 3 };

@@ -10,7 +10,7 @@ import { applicabilityOf, reducerClaims } from '../sim/applicability.js';
 import { findClient } from '../scenarios/clients.js';
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import { runRange, type GateAccumulator, type RunSpec } from '../sim/gate.js';
+import { runRange, type GateAccumulator, type GatePart, type RunSpec } from '../sim/gate.js';
 import { isModulePath, loadClientModule } from './client-module.js';
 import { InterleavingCrash } from '../sim/kernel/interleaving.js';
 import { accumulatorData } from './accumulator-data.js';
@@ -20,6 +20,8 @@ export interface RangeTask {
   spec: RunSpec;
   start: number;
   end: number;
+  /** Which part of each index to run (sim/gate.ts GatePart; pure transport, registry clients): both when absent. */
+  part?: GatePart;
   /** The determinism self-check's sampled indices within [start, end), run twice traced after the range (sim/determinism.ts). */
   selfCheck?: { indices: number[]; ratioPercent: number };
 }
@@ -64,7 +66,7 @@ async function runTask(task: RangeTask): Promise<RangeDone> {
 
 async function runReducerRange(spec: RunSpec, scenario: Scenario, client: ClientUnderTest<any>, task: RangeTask): Promise<RangeDone> {
   if (spec.transport === 'sdk') return { accumulator: await (await import('../adapters/mcp-sdk/sim/sdk-gate.js')).runSdkRange(spec, scenario, client, task.start, task.end), selfChecked: null }; // loads the SDK only when asked
-  const accumulator = runRange(spec, scenario, client, task.start, task.end);
+  const accumulator = runRange(spec, scenario, client, task.start, task.end, undefined, task.part ?? 'both');
   const sample = task.selfCheck;
   if (sample === undefined) return { accumulator, selfChecked: null };
   // The range's sampled interleavings, run twice more by this thread (sim/determinism.ts: the first traced).
