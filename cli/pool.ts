@@ -112,10 +112,9 @@ export interface PoolGate {
 
 /**
  * `runOnWorkers`, with the self-check of `gate.sample` run by the workers inside their ranges. On the pure
- * transport with a registry client, the indexer's part of each range and the range's self-check run on threads
- * of their own (one for the default share, `workerCount` for an indexer under test, which runs at every index):
- * sharing an isolate with the client's interleavings made both slower (sim/gate.ts GatePart). Results do not
- * depend on it.
+ * transport with a registry client, the indexer's part of each range runs on threads of its own (one for the
+ * default share, `workerCount` for an indexer under test, which runs at every index): sharing an isolate with
+ * the client's interleavings made both slower (sim/gate.ts GatePart). Results do not depend on it.
  */
 export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
   const { spec, range, chunk, sample } = gate;
@@ -138,14 +137,14 @@ export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
     done += end - reply.start;
     gate.onProgress(done);
   };
-  // Each range carries the sampled indices inside it: a worker re-runs them traced, in parallel with the rest. When
-  // split, the indexer's threads do it (its traced runs, like the indexer, would slow the client threads' code).
-  const withSelfCheck = (job: RangeTask): RangeTask => {
-    if (sample !== null) job.selfCheck = { indices: sample.indices.filter((index) => index >= job.start && index < job.end), ratioPercent: sample.ratioPercent };
+  // Each range carries the sampled indices inside it: its worker re-runs them traced, in parallel with the rest.
+  const clientJobs = ranges.map(({ start, end }) => {
+    const job: RangeTask = { spec, start, end };
+    if (split) job.part = 'client';
+    if (sample !== null) job.selfCheck = { indices: sample.indices.filter((index) => index >= start && index < end), ratioPercent: sample.ratioPercent };
     return job;
-  };
-  const clientJobs = ranges.map(({ start, end }): RangeTask => (split ? { spec, start, end, part: 'client' } : withSelfCheck({ spec, start, end })));
-  const indexerJobs = split ? ranges.map(({ start, end }) => withSelfCheck({ spec, start, end, part: 'indexer' })) : [];
+  });
+  const indexerJobs: RangeTask[] = split ? ranges.map(({ start, end }) => ({ spec, start, end, part: 'indexer' })) : [];
   const indexerWorkers = spec.indexer === undefined ? 1 : gate.workerCount;
   await Promise.all([
     runJobsOnWorkers(workerScript('worker'), clientJobs, gate.workerCount, take(clientResults, true), stopped),
