@@ -65,8 +65,7 @@ export class VirtualRuntime {
      * fake clock's own deadline for it (a 0 ms timer armed during a tick is due 1 ms later).
      */
     const idOf = (timer: unknown): number => Number(timer);
-    const wake = (timer: unknown, delayMs: number | undefined): void => {
-      const id = idOf(timer);
+    const wake = (id: number, delayMs: number | undefined): void => {
       const callAt = (clock as unknown as { timers?: Map<number, { callAt: number }> }).timers?.get(id)?.callAt;
       wakes.set(id, hooks.wake(callAt ?? clock.now + Math.max(0, Number(delayMs) || 0)));
     };
@@ -79,24 +78,27 @@ export class VirtualRuntime {
     };
     (globalThis as Record<string, unknown>).setTimeout = (fn: TimerFn, delayMs?: number, ...args: unknown[]) => {
       const token = hooks.currentToken();
+      let id = 0; // the timer's id, read once (a fake timer never fires before setTimeout returned)
       const timer = fakeSetTimeout(function (this: unknown, ...callArgs: unknown[]) {
-        wakes.delete(idOf(timer));
+        wakes.delete(id);
         hooks.timerFiring(token);
         return typeof fn === 'function' ? fn.apply(this, callArgs) : undefined;
       }, delayMs, ...args);
-      wake(timer, delayMs);
+      id = idOf(timer);
+      wake(id, delayMs);
       return timer;
     };
     (globalThis as Record<string, unknown>).setInterval = (fn: TimerFn, delayMs?: number, ...args: unknown[]) => {
       const token = hooks.currentToken();
-      let timer: unknown = null;
-      timer = fakeSetInterval(function (this: unknown, ...callArgs: unknown[]) {
+      let id = 0;
+      const timer = fakeSetInterval(function (this: unknown, ...callArgs: unknown[]) {
         hooks.timerFiring(token);
         const value = typeof fn === 'function' ? fn.apply(this, callArgs) : undefined;
-        if (wakes.has(idOf(timer))) wake(timer, delayMs);
+        if (wakes.has(id)) wake(id, delayMs);
         return value;
       }, delayMs, ...args);
-      wake(timer, delayMs);
+      id = idOf(timer);
+      wake(id, delayMs);
       return timer;
     };
     (globalThis as Record<string, unknown>).clearTimeout = (timer: unknown) => {

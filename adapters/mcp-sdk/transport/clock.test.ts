@@ -42,4 +42,37 @@ describe('virtual clock event hooks', () => {
     await clock.advanceTo(5);
     expect(log).toEqual(['first', 'settled', 'second', 'settled']);
   });
+
+  it('a promise job queued by settled after the last event of an instant runs before the next instant (turn or not)', async () => {
+    for (const turnDue of [() => true, () => false]) {
+      const log: string[] = [];
+      let events = 0;
+      const clock = new VirtualClock({
+        eventHooks: {
+          before: () => false,
+          settled: () => void Promise.resolve().then(() => log.push(`job after event ${events}`)),
+          turnDue,
+        },
+      });
+      clock.setTimer(1, () => log.push(`event ${++events}`));
+      clock.setTimer(2, () => log.push(`event ${++events}`));
+      await clock.advanceTo(2);
+      expect(log).toEqual(['event 1', 'job after event 1', 'event 2', 'job after event 2']);
+    }
+  });
+
+  it('stop ends the run after an instant; an event that throws, or too many events, rejects the call', async () => {
+    const fired: number[] = [];
+    const clock = new VirtualClock({ eventsPerCallMax: 3, eventHooks: { before: () => false, settled: () => undefined } });
+    for (const timeMs of [1, 2, 3]) clock.setTimer(timeMs, () => fired.push(timeMs));
+    await clock.advanceTo(10, () => fired.length >= 2);
+    expect(fired).toEqual([1, 2]);
+    expect(clock.nowMs()).toBe(2);
+    clock.setTimer(4, () => {
+      throw new Error('event failed');
+    });
+    await expect(clock.advanceTo(10)).rejects.toThrow('event failed');
+    for (let index = 0; index < 5; index++) clock.setTimer(20, () => undefined);
+    await expect(clock.advanceTo(30)).rejects.toThrow('more than 3 events in one call');
+  });
 });
