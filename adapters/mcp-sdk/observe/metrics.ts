@@ -9,7 +9,7 @@
 import { metrics, type Attributes, type Counter, type Histogram, type MeterProvider } from '@opentelemetry/api';
 import type { Ledger } from '../../../core/state.js';
 import type { ClientEffect, ClientInput } from '../../../core/types.js';
-import { foldAdapterEffect, foldStep } from '../../../observe/fold.js';
+import { foldAdapterEffect, foldStepOwned } from '../../../observe/fold.js';
 import { healthOf, type CacheHealth, type HealthReason, type HealthThresholds } from '../../../observe/health.js';
 import { instrumentIds, instruments, secondsBucketBoundaries, uriLabelAttribute, type InstrumentId } from '../../../observe/instruments.js';
 import { initialObserveState, observeStateFromLedger, type Measurement, type ObserveConfig, type ObserveState } from '../../../observe/state.js';
@@ -56,13 +56,26 @@ export class CacheObserver {
     }
   }
 
-  /** The fold's state (plain JSON data). */
+  /** The state was handed out (`state`) since the last step: the next step folds into a deep copy of it. */
+  private exposed = false;
+
+  /** The fold's state (plain JSON data). It never changes afterwards: later steps fold into a copy. */
   get state(): ObserveState {
+    this.exposed = true;
     return this.current;
   }
 
+  /**
+   * Folds a step in place (observe/fold.ts foldStepOwned: no copy of what it touches, once per step of the cache)
+   * while the state is this observer's alone; once `state` handed it out, one deep copy first, so a caller's state
+   * stays as it was. `health` reads without handing anything out that a later step changes.
+   */
   step(input: ClientInput, effects: readonly ClientEffect[]): void {
-    const result = foldStep(this.current, input, effects);
+    if (this.exposed) {
+      this.current = structuredClone(this.current);
+      this.exposed = false;
+    }
+    const result = foldStepOwned(this.current, input, effects);
     this.current = result.state;
     this.record(result.measurements);
   }
