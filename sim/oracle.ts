@@ -57,12 +57,16 @@ export class Oracle extends OracleCheckers {
         this.catalogAb.onPassCompleted(event.pass, event.served, event.startMs);
         this.taskAge.onPassCompleted(event.startMs);
         this.era2026Serving.catalogHints.onPassCompleted(event.hint ?? null);
+        this.catalogDecisions.onPassCompleted(event.pass, event.proof);
         break;
       case 'list-changed':
         this.catalogAb.onListChanged(event.timeMs);
         break;
       case 'discovery-asked':
         this.catalogLiveness.onDiscoveryAsked();
+        break;
+      case 'task-asked':
+        this.catalogDecisions.onTaskAsked();
         break;
       case 'server-held':
         this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
@@ -149,6 +153,7 @@ export class Oracle extends OracleCheckers {
     this.availability.onCrash(timeMs);
     this.answers.onCrash(timeMs);
     this.reappearance.onCrash();
+    this.catalogDecisions.onCrash();
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
@@ -167,6 +172,7 @@ export class Oracle extends OracleCheckers {
       this.judgeEffect(effect, truth);
     }
     this.availability.afterStep(effects, truth);
+    this.catalogDecisions.afterStep(truth.timeMs);
   }
 
   private judgeEffect(effect: ClientEffect, truth: StepTruth): void {
@@ -248,9 +254,11 @@ export class Oracle extends OracleCheckers {
     if (effect.type === 'CompletenessTaskDecided') {
       this.catalog.judgeTask(effect, timeMs);
       this.taskAge.judgeTask(effect, timeMs);
+      this.catalogDecisions.judgeTask(effect, timeMs);
       return;
     }
     this.catalog.judgePublished(effect, timeMs);
+    this.catalogDecisions.judgePublished(effect, this.catalog.latestHonest, timeMs);
     this.deletion.onPublished(effect, timeMs);
     this.reappearance.onPublished(effect, timeMs);
     this.catalogAb.judgePublished(effect, timeMs);

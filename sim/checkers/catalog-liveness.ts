@@ -59,6 +59,11 @@ export class CatalogLivenessChecker {
     this.reviewMs = catalogReviewMs;
   }
 
+  /** The client claims catalogs (catalog-decisions.ts judges only such a client too). */
+  get claimed(): boolean {
+    return this.reviewMs >= 0;
+  }
+
   /** The application asked the client to discover (DiscoverCommanded). */
   onDiscoveryAsked(): void {
     this.discoveryUnderWay = true;

@@ -88,6 +88,11 @@ export class CatalogChecker {
     this.lastPassStartMs = startMs;
   }
 
+  /** The latest catalog published is an honest SNAPSHOT_PROVEN (catalog-decisions.ts). */
+  get latestHonest(): boolean {
+    return this.latestCatalogHonest;
+  }
+
   judgePublished(effect: CatalogEffect, timeMs: number): void {
     this.catalogsPublished++;
     const proven = effect.status === 'SNAPSHOT_PROVEN';

@@ -24,6 +24,8 @@ export type TruthEvent =
   | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number; served: Int32Array; timeMs: number; hint?: ListHintTruth | null }
   /** The application asked the client to discover (DiscoverCommanded). */
   | { kind: 'discovery-asked'; timeMs: number }
+  /** The application commanded a completeness task (CompletenessTaskCommanded); the client's step follows. */
+  | { kind: 'task-asked'; timeMs: number }
   /** A list_changed notification reached the client on the current session. */
   | { kind: 'list-changed'; timeMs: number }
   /** The server's current session started or stopped holding a subscription of the resource (server state, not the client's claim). */
