@@ -40,6 +40,7 @@ const goldenSeed = 42;
 const goldenTraceHashes: Record<string, number> = {
   'client-crash': 0x912f68a8,
   'close-race': 0x8cbc5f13,
+  'catalog-review': 0x0f4b6e77,
   'cursor-cycle': 0x3aba6db4,
   'duplicate-storm': 0x6aa5ea74,
   'era-both': 0xd1b08cd4, // the swarms draw malformed-list-page (with discovery)
@@ -48,7 +49,7 @@ const goldenTraceHashes: Record<string, number> = {
   'era2026-partitions': 0x613f683b,
   'era2026-swarm': 0xb3c056c5,
   'era2026-tags': 0xb49f5ec1,
-  'forged-snapshot-id': 0x5fca8430,
+  'forged-snapshot-id': 0x726130f3, // a forged negotiated pass's ID may also vanish from, or appear only on, a later page (sim/actors/listing.ts)
   'interop-v1-client-v2-server': 0x53043f76, // the pure run of an interop pair (it is gated only with --transport sdk)
   'interop-v2-client-v1-server': 0x53043f76,
   'late-content-after-close': 0x1b9f09bd,

@@ -193,7 +193,8 @@ describe('listing: faults', () => {
     expect(fired).toEqual(['forged-snapshot-id']);
   });
 
-  it('forged-snapshot-id with negotiation: live pages, at least two, and the ID changes by the last page', () => {
+  it('forged-snapshot-id with negotiation: live pages, at least two, and the ID changes, vanishes or appears by the last page', () => {
+    const kinds = new Set<string>();
     for (let seed = 1; seed < 20; seed++) {
       const { server, lister } = setup(true, ['forged-snapshot-id'], seed);
       const { pages, served } = walk(lister, 1, (page) => {
@@ -203,6 +204,9 @@ describe('listing: faults', () => {
       expect(new Set(pages.map((page) => page.snapshotId)).size).toBeGreaterThan(1);
       expect(pages.flatMap((page) => page.uris)).not.toContain('test://r/6'); // live data, not a snapshot
       expect(served.every((answer) => answer.truth!.proof === 'forged-live')).toBe(true);
+      const ids = pages.map((page) => page.snapshotId);
+      kinds.add(ids[0] === undefined ? 'appears' : ids.includes(undefined) ? 'vanishes' : 'changes');
     }
+    expect([...kinds].sort()).toEqual(['appears', 'changes', 'vanishes']);
   });
 });

@@ -12,7 +12,8 @@
  *   again: a real cycle, as long as the pages between (1 to the pass's length), never a finite detour;
  * - cursor-invalid: a page request answered with the invalid-cursor error;
  * - forged-snapshot-id: without negotiation, a snapshot ID on every page anyway; with negotiation, a
- *   multi-page pass served from live data whose ID changes on a later page.
+ *   multi-page pass served from live data whose ID changes on a later page, vanishes from a later page on, or
+ *   appears only on a later page.
  * On a 2026-07-28 session every page also carries `ttlMs` and `cacheScope` (one pair per pass, drawn on its
  * first page; the truth of what the pass really sent rides on each page as `ListPageTruth.hint`), and:
  * - list-empty-cursor: a nextCursor that is the empty string (pagination.mdx: a valid cursor, not the end;
@@ -63,6 +64,8 @@ interface Pass {
   snapshotId: string | null;
   /** Forged with negotiation: the ID still has to change on a later page. */
   idMustChange: boolean;
+  /** Forged with negotiation, how the ID changes: 0 to a new one, 1 it vanishes, 2 it appears (the first page had none). */
+  idForgery: number;
   proof: ListProof;
   /** Cursors returned to the client in this pass (the cursor-cycle fault picks one of them). */
   cursors: string[];
@@ -129,7 +132,7 @@ export class Lister {
     const pass = entry.pass;
     const page = this.page(pass, entry.offset, this.pageSizeMax);
     if (pass.idMustChange && (page.last || this.chooser.draw('server', 'forged id changes on this page?', 2) === 1)) {
-      pass.snapshotId = this.token('snap-');
+      pass.snapshotId = pass.idForgery === 1 ? null : this.token('snap-');
       pass.idMustChange = false;
     }
     if (page.last) return this.answer(pass, page.entries, null);
@@ -138,20 +141,21 @@ export class Lister {
   }
 
   private firstPage(session: number, nowMs: number, era2026: boolean): ServedPage {
-    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null };
+    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, idForgery: 0, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null };
     let sizeMax = this.pageSizeMax;
     if (this.snapshotNegotiated) {
       const existing = this.existingCount();
       // Forged with negotiation only on a pass of two pages or more, so a changing ID can show it.
       if (existing >= 2 && this.faults.fires('forged-snapshot-id', 'forge snapshot id (live pages, changing id)?')) {
         pass.idMustChange = true;
+        pass.idForgery = this.chooser.draw('server', 'forged id: 0 changes, 1 vanishes, 2 appears later', 3);
         pass.proof = 'forged-live';
         sizeMax = Math.min(sizeMax, existing - 1);
       } else {
         pass.snapshot = this.takeSnapshot();
         pass.proof = 'snapshot';
       }
-      pass.snapshotId = this.token('snap-');
+      pass.snapshotId = pass.idForgery === 2 ? null : this.token('snap-');
     } else if (this.faults.fires('forged-snapshot-id', 'forge snapshot id (never negotiated)?')) {
       pass.snapshotId = this.token('snap-');
       pass.proof = 'forged-unnegotiated';
