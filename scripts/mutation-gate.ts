@@ -50,6 +50,8 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // a proven catalog past its review time with tasks still coming (scenarios/discovery.ts catalog-review): a task
   // accepted past the review time fails task_catalog_expired, one not decided fails completeness_refused.
   ['catalog-review', 0, 1],
+  // 414: the first where a task comes at the very millisecond of the review time (accepting it then fails).
+  ['catalog-review', 414, 1],
   // [0, 8): interleaving 7 is the first where a read of an earlier generation is answered after the URI was
   // subscribed again (core/fence.ts judgeReadResponse, the generation half of the close fence).
   ['lost-unsubscribe-ack', 0, 8],
