@@ -68,6 +68,9 @@ export class Oracle extends OracleCheckers {
       case 'task-asked':
         this.catalogDecisions.onTaskAsked();
         break;
+      case 'list-page':
+        this.catalogDecisions.onListPage(event.nextCursor);
+        break;
       case 'server-held':
         this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
         break;
@@ -187,6 +190,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'RequestSent':
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
+        if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.timeMs);
         if (effect.method !== 'resources/read') break;
         this.amplification.onRead(truth.cause);
         this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);

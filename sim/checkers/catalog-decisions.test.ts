@@ -114,3 +114,40 @@ describe('completeness_refused', () => {
     ]);
   });
 });
+
+describe('cursor_misused', () => {
+  function list(timeMs: number, cursor?: unknown): void {
+    const effect = { type: 'RequestSent', requestId: 1, sessionGeneration: 1, method: 'resources/list', uri: '', ...(cursor === undefined ? {} : { cursor }) } as ClientEffect;
+    oracle.judge([effect], truth({ timeMs }));
+  }
+
+  it('cursors sent back as received pass, once each per pass; a new pass may send one again', () => {
+    list(100);
+    oracle.observe({ kind: 'list-page', nextCursor: 'c1' });
+    list(200, 'c1');
+    oracle.observe({ kind: 'list-page', nextCursor: '' });
+    list(300, '');
+    oracle.observe({ kind: 'list-page', nextCursor: undefined });
+    list(400);
+    list(500, 'c1');
+    expect(fired(oracle)).toEqual({});
+    expect(oracle.catalogDecisions.cursorsJudged).toBe(3);
+  });
+
+  it('a cursor the server never sent, one that is not a string, or one sent twice in a pass fails', () => {
+    list(100);
+    oracle.observe({ kind: 'list-page', nextCursor: 7 });
+    list(200, 7);
+    list(300, 'made-up');
+    oracle.observe({ kind: 'list-page', nextCursor: 'c1' });
+    list(400, 'c1');
+    oracle.observe({ kind: 'list-page', nextCursor: 'c1' });
+    list(500, 'c1');
+    expect(fired(oracle)).toEqual({ cursor_misused: 3 });
+    expect(oracle.violations.map((violation) => violation.detail)).toEqual([
+      'resources/list sent with cursor 7, which the server never sent as a nextCursor',
+      'resources/list sent with cursor "made-up", which the server never sent as a nextCursor',
+      'resources/list sent with cursor "c1" a second time in one pass: a cursor cycle followed instead of abandoning the pass',
+    ]);
+  });
+});

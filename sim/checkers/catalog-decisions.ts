@@ -1,5 +1,5 @@
 /**
- * Catalog decisions a client owes (SPEC §3.6): `proven_withheld` and `completeness_refused`. The catalog and
+ * Catalog decisions a client owes (SPEC §3.6): `proven_withheld`, `completeness_refused` and `cursor_misused`. The catalog and
  * task-age checkers judge what a client claims (no proven catalog without a real snapshot, no task on an
  * unproven or expired catalog); a client too cautious to ever prove a snapshot, or to accept a task, passes
  * them all. These two judge the converse, for a step client that claims catalogs
@@ -12,6 +12,9 @@
  *   `CompletenessTaskDecided`, none without a command), and accepted while the latest catalog the client published
  *   is an honest SNAPSHOT_PROVEN (the catalog checker's verdict) before the review time the client published with
  *   it. A crash forgets the catalog here (a client without a durable ledger starts from scratch).
+ * - `cursor_misused`: cursors are opaque and a cycle abandons the pass ("sent back exactly as received"; "a cursor
+ *   seen twice in one pass abandons the pass"): a `resources/list` request's cursor must be a string the server sent
+ *   as a page's nextCursor, and not one already sent since the pass's first request (the one without cursor).
  *
  * Judged from effects against the listing's truth only (never the client's scans). Per event: O(1).
  */
@@ -39,6 +42,10 @@ export class CatalogDecisionChecker {
   private owedTasks = 0;
   /** The client's latest catalog is an honest SNAPSHOT_PROVEN, usable until this time (-1: none). */
   private provenUntilMs = -1;
+  /** Every nextCursor the server sent on a page the client received (a string), and the cursors sent in this pass. */
+  private readonly offeredCursors = new Set<string>();
+  private readonly passCursors = new Set<string>();
+  cursorsJudged = 0;
 
   constructor(
     private readonly sink: CatalogDecisionSink,
@@ -55,6 +62,28 @@ export class CatalogDecisionChecker {
   /** The application commanded a completeness task; its step follows. */
   onTaskAsked(): void {
     if (this.claimed()) this.owedTasks++;
+  }
+
+  /** A list page reached the client with this nextCursor (as served: undefined when none, or not a string). */
+  onListPage(nextCursor: unknown): void {
+    if (typeof nextCursor === 'string') this.offeredCursors.add(nextCursor);
+  }
+
+  /** A `resources/list` request (RequestSent): `cursor` undefined starts a pass. */
+  judgeListRequest(cursor: unknown, timeMs: number): void {
+    if (!this.claimed()) return;
+    if (cursor === undefined) {
+      this.passCursors.clear();
+      return;
+    }
+    this.cursorsJudged++;
+    this.sink.checked('cursor_misused');
+    if (typeof cursor !== 'string' || !this.offeredCursors.has(cursor)) {
+      this.sink.violate('cursor_misused', timeMs, '', `resources/list sent with cursor ${JSON.stringify(cursor)}, which the server never sent as a nextCursor`);
+    } else if (this.passCursors.has(cursor)) {
+      this.sink.violate('cursor_misused', timeMs, '', `resources/list sent with cursor ${JSON.stringify(cursor)} a second time in one pass: a cursor cycle followed instead of abandoning the pass`);
+    }
+    if (typeof cursor === 'string') this.passCursors.add(cursor);
   }
 
   onCrash(): void {
