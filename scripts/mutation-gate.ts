@@ -42,8 +42,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['multi-page-lost-notifications', 41, 1],
   ['cursor-cycle', 0, 3],
   // list pages that break the schema (sim/actors/listing.ts): interleaving 3 is the first where a parser that keeps a
-  // page whose resources is not an array, or skips an entry without a string uri, publishes from such a pass.
-  ['malformed-list-page', 0, 5],
+  // page whose resources is not an array, or skips an entry without a string uri, publishes from such a pass; 7 the
+  // first where one that takes a non-string snapshotId does (the other variants: entries without a name, not objects,
+  // a repeated URI, an empty or too long snapshotId, are reached in [0, 3)).
+  ['malformed-list-page', 0, 8],
   // [0, 4): 3 is the first where a negotiated pass's ID appears only on a later page (sim/actors/listing.ts): a client
   // that does not count a page without the ID as forged (core/scan.ts isForged) publishes it SNAPSHOT_PROVEN.
   ['forged-snapshot-id', 0, 4],

@@ -209,4 +209,27 @@ describe('listing: faults', () => {
     }
     expect([...kinds].sort()).toEqual(['appears', 'changes', 'vanishes']);
   });
+
+  it('malformed-list-page: every kind and variant of a broken page is served, each marking its pass malformed', () => {
+    const seen = new Set<string>();
+    for (let seed = 1; seed < 40; seed++) {
+      const { lister } = setup(true, ['malformed-list-page'], seed);
+      for (let pass = 0; pass < 4; pass++) {
+        const answer = lister.serve(1, undefined, 1_000 * pass);
+        expect(answer.truth!.proof).toBe('malformed');
+        const result = (answer.outcome as { result: { resources: unknown; nextCursor?: unknown; snapshotId?: unknown } }).result;
+        const resources = result.resources;
+        if (!Array.isArray(resources)) seen.add('resources not an array');
+        else if (resources.includes(null)) seen.add('entry not an object');
+        else if (resources.some((entry: { uri?: unknown }) => typeof entry.uri !== 'string')) seen.add('entry without uri');
+        else if (resources.some((entry: { name?: unknown }) => typeof entry.name !== 'string')) seen.add('entry without name');
+        else if (new Set(resources.map((entry: { uri: string }) => entry.uri)).size < resources.length) seen.add('duplicate uri');
+        else if (result.nextCursor !== undefined && typeof result.nextCursor !== 'string') seen.add('nextCursor not a string');
+        else if (result.snapshotId === '') seen.add('snapshotId empty');
+        else if (typeof result.snapshotId === 'number') seen.add('snapshotId not a string');
+        else if (typeof result.snapshotId === 'string' && result.snapshotId.length > 1_024) seen.add('snapshotId too long');
+      }
+    }
+    expect([...seen].sort()).toEqual(['duplicate uri', 'entry not an object', 'entry without name', 'entry without uri', 'nextCursor not a string', 'resources not an array', 'snapshotId empty', 'snapshotId not a string', 'snapshotId too long']);
+  });
 });

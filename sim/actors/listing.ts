@@ -20,11 +20,14 @@
  *   at most once per pass, so a cycle back to it still leads where it first did);
  * - list-page-hint-mismatch: a later page of the pass carries another `cacheScope` and/or `ttlMs` (the server
  *   breaks a MUST; a client folds the pages into the most private scope and the shortest TTL).
- * And in any era, malformed-list-page: a page whose `resources` is not an array, one of whose entries has no
- * string uri, or whose nextCursor is not a string; the whole pass is then `malformed` in truth (no catalog may
+ * And in any era, malformed-list-page: a page whose `resources` is not an array; one of whose entries has no string
+ * uri, no string name, is not an object, or repeats the URI of the entry before it; or whose nextCursor is not a
+ * string, or whose snapshotId is empty, not a string, or longer than a ledger text (core/protocol.ts LEDGER_TEXT_CHARS_MAX); the kind is
+ * drawn, its variant taken in turn. The whole pass is then `malformed` in truth (no catalog may
  * rest on it).
  */
 import type { ResponseOutcome } from '../../core/types.js';
+import { LEDGER_TEXT_CHARS_MAX } from '../../core/protocol.js';
 import type { Chooser } from '../chooser.js';
 import type { FaultName } from '../faults.js';
 import type { ListProof } from '../checkers/catalog.js';
@@ -100,9 +103,9 @@ interface PageEntry {
 
 /** A page's result as served (malformed-list-page breaks its types). */
 interface ListResult {
-  resources: readonly (PageEntry | { name: string; mimeType: string })[] | { items: PageEntry[] };
+  resources: readonly (PageEntry | { name: string; mimeType: string } | { uri: string; mimeType: string } | null)[] | { items: PageEntry[] };
   nextCursor?: string | number;
-  snapshotId?: string;
+  snapshotId?: string | number;
   ttlMs?: number;
   cacheScope?: string;
 }
@@ -110,6 +113,8 @@ interface ListResult {
 export class Lister {
   private readonly cursors = new Map<string, CursorEntry>();
   private nextPass = 1;
+  /** Malformed pages served so far: which variant of the drawn kind the next one takes. */
+  private malformations = 0;
   private nextToken = 1;
 
   constructor(
@@ -184,12 +189,23 @@ export class Lister {
     return this.faults.fires('malformed-list-page', 'malformed list page?');
   }
 
-  /** Breaks one rule of the page's schema (an entry's uri only when the page has an entry). */
+  /**
+   * Breaks one rule of the page's schema (an entry only when the page has one). The kind is drawn; its variant is
+   * taken in turn (no draw, so the first variant of each kind is served as before variants existed).
+   */
   private malform(result: ListResult, entries: PageEntry[]): void {
     const kind = this.chooser.draw('server', 'malformed: 0 resources not an array, 1 an entry without a string uri, 2 a non-string nextCursor', 3);
-    if (kind === 2) result.nextCursor = entries.length;
-    else if (kind === 1 && entries.length > 0) result.resources = entries.map((entry, index) => (index === entries.length - 1 ? { name: entry.name, mimeType: entry.mimeType } : entry));
-    else result.resources = { items: entries };
+    const variant = this.malformations++ % 4;
+    if (kind === 2) {
+      if (variant === 0) result.nextCursor = entries.length;
+      else result.snapshotId = variant === 1 ? '' : variant === 2 ? entries.length : 's'.repeat(LEDGER_TEXT_CHARS_MAX + 1);
+    } else if (kind === 1 && entries.length > 0) {
+      const last = entries[entries.length - 1]!;
+      const broken = variant === 0 ? { name: last.name, mimeType: last.mimeType } : variant === 1 ? { uri: last.uri, mimeType: last.mimeType } : null;
+      result.resources = variant === 3 ? [...entries, last] : entries.map((entry, index) => (index === entries.length - 1 ? broken : entry));
+    } else {
+      result.resources = { items: entries };
+    }
   }
 
   /** 2026-07-28 session: the pass's TTL and scope, drawn once per pass (null without the plan's era2026). */
