@@ -82,7 +82,7 @@ export class OracleCheckers extends OracleAccounts {
     this.existence = new ExistenceHistory(uris.length);
     this.catalogTruth = new CatalogTruthChecker(this, uris, this.existence);
     this.catalogLiveness = new CatalogLivenessChecker(this, uris, this.existence);
-    this.catalogDecisions = new CatalogDecisionChecker(this, () => this.catalogLiveness.claimed);
+    this.catalogDecisions = new CatalogDecisionChecker(this, () => this.catalogLiveness.claimed, () => this.catalogLiveness.listChangedDebounceMs);
     this.deletion = new DeletionChecker(this, uris, (resource) => this.convergence.boundOf(resource));
     this.reappearance = new ReappearanceChecker(this, uris, this.existence);
     this.taskAge = new TaskAgeChecker(this);

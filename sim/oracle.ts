@@ -61,6 +61,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'list-changed':
         this.catalogAb.onListChanged(event.timeMs);
+        this.catalogDecisions.onListChanged(event.timeMs);
         break;
       case 'discovery-asked':
         this.catalogLiveness.onDiscoveryAsked();
@@ -175,7 +176,7 @@ export class Oracle extends OracleCheckers {
       this.judgeEffect(effect, truth);
     }
     this.availability.afterStep(effects, truth);
-    this.catalogDecisions.afterStep(truth.timeMs);
+    this.catalogDecisions.afterStep(truth.timeMs, truth.currentSession);
   }
 
   private judgeEffect(effect: ClientEffect, truth: StepTruth): void {
@@ -190,7 +191,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'RequestSent':
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
-        if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.timeMs);
+        if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.currentSession, truth.timeMs);
         if (effect.method !== 'resources/read') break;
         this.amplification.onRead(truth.cause);
         this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
@@ -244,6 +245,10 @@ export class Oracle extends OracleCheckers {
         break;
       case 'AuditWritten':
         this.audits++;
+        break;
+      case 'ScanStarted':
+      case 'ScanAbandoned':
+        this.catalogDecisions.onScan(effect.type === 'ScanStarted');
         break;
       case 'ProtocolRejected':
         this.rejections++;

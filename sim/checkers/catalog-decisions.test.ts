@@ -151,3 +151,37 @@ describe('cursor_misused', () => {
     ]);
   });
 });
+
+describe('list_changed_unscanned', () => {
+  function step(timeMs: number, effects: ClientEffect[], currentSession = 1): void {
+    oracle.judge(effects, truth({ timeMs, currentSession }));
+  }
+  const firstPage: ClientEffect = { type: 'RequestSent', requestId: 1, sessionGeneration: 1, method: 'resources/list', uri: '' };
+  const started: ClientEffect = { type: 'ScanStarted', scanId: 1, pass: 'A' };
+
+  it('a list_changed with no pass running owes a pass within the declared debounce (500 ms by default)', () => {
+    oracle.observe({ kind: 'list-changed', timeMs: 1_000 });
+    step(1_000, []);
+    step(1_500, [started, firstPage]);
+    oracle.observe({ kind: 'list-changed', timeMs: 2_000 }); // the pass runs: it is tainted, nothing owed
+    step(2_000, []);
+    step(2_100, [{ type: 'ScanAbandoned', scanId: 1, reason: 'LIST_ERROR', detail: 'd' }]);
+    oracle.observe({ kind: 'list-changed', timeMs: 3_000 });
+    step(3_000, []);
+    step(3_501, [firstPage]);
+    expect(fired(oracle)).toEqual({ list_changed_unscanned: 1 });
+    expect(oracle.violations[0]!.detail).toBe('a list_changed reached the client at 3000 ms with no pass running, and its next pass began only at 3501 ms, after its declared debounce (by 3500 ms)');
+    expect(oracle.catalogDecisions.rescansJudged).toBe(2);
+  });
+
+  it('a new session or a crash releases the re-scan owed', () => {
+    oracle.observe({ kind: 'list-changed', timeMs: 1_000 });
+    step(1_000, []);
+    step(9_000, [firstPage], 2);
+    oracle.observe({ kind: 'list-changed', timeMs: 10_000 });
+    step(10_000, [], 2);
+    oracle.observe({ kind: 'crashed', timeMs: 10_100 });
+    step(19_000, [firstPage], 2);
+    expect(fired(oracle)).toEqual({});
+  });
+});

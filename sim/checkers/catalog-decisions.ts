@@ -1,5 +1,6 @@
 /**
- * Catalog decisions a client owes (SPEC §3.6): `proven_withheld`, `completeness_refused` and `cursor_misused`. The catalog and
+ * Catalog decisions a client owes (SPEC §3.6): `proven_withheld`, `completeness_refused`, `cursor_misused` and
+ * `list_changed_unscanned`. The catalog and
  * task-age checkers judge what a client claims (no proven catalog without a real snapshot, no task on an
  * unproven or expired catalog); a client too cautious to ever prove a snapshot, or to accept a task, passes
  * them all. These two judge the converse, for a step client that claims catalogs
@@ -15,6 +16,10 @@
  * - `cursor_misused`: cursors are opaque and a cycle abandons the pass ("sent back exactly as received"; "a cursor
  *   seen twice in one pass abandons the pass"): a `resources/list` request's cursor must be a string the server sent
  *   as a page's nextCursor, and not one already sent since the pass's first request (the one without cursor).
+ * - `list_changed_unscanned`: "list_changed: a running pass is tainted; otherwise the catalog is stale: re-scan after a
+ *   short delay". A list_changed that reaches the client while no pass of it runs (between its ScanStarted and its
+ *   ScanAbandoned or CatalogPublished) owes a new pass: the client's next list request without cursor on that session
+ *   must come within its declared listChangedDebounceMs. Judged at that request (a session end or a crash releases it).
  *
  * Judged from effects against the listing's truth only (never the client's scans). Per event: O(1).
  */
@@ -46,12 +51,34 @@ export class CatalogDecisionChecker {
   private readonly offeredCursors = new Set<string>();
   private readonly passCursors = new Set<string>();
   cursorsJudged = 0;
+  rescansJudged = 0;
+  /** Between the client's ScanStarted and its ScanAbandoned or CatalogPublished (a crash ends it). */
+  private passRunning = false;
+  /** A re-scan owed by this time (-1: none), on this session (-1: the list_changed's step not judged yet). */
+  private rescanByMs = -1;
+  private rescanSession = -1;
+  private rescanSinceMs = -1;
 
   constructor(
     private readonly sink: CatalogDecisionSink,
     /** The client claims catalogs (ClientUnderTest.features.catalogs; catalog-liveness.ts `claimed`): it is judged. */
     private readonly claimed: () => boolean,
+    /** Its declared ClientConfig.listChangedDebounceMs. */
+    private readonly debounceMs: () => number,
   ) {}
+
+  /** A list_changed reached the client on the current session; its step follows. */
+  onListChanged(timeMs: number): void {
+    if (!this.claimed() || this.passRunning || this.rescanByMs >= 0) return;
+    this.rescanByMs = timeMs + this.debounceMs();
+    this.rescanSinceMs = timeMs;
+    this.rescanSession = -1;
+  }
+
+  /** ScanStarted, ScanAbandoned: whether a pass of the client runs. */
+  onScan(running: boolean): void {
+    this.passRunning = running;
+  }
 
   onPassCompleted(pass: number, proof: ListProof): void {
     if (!this.claimed() || proof !== 'snapshot' || pass === this.judgedPass) return;
@@ -70,10 +97,11 @@ export class CatalogDecisionChecker {
   }
 
   /** A `resources/list` request (RequestSent): `cursor` undefined starts a pass. */
-  judgeListRequest(cursor: unknown, timeMs: number): void {
+  judgeListRequest(cursor: unknown, session: number, timeMs: number): void {
     if (!this.claimed()) return;
     if (cursor === undefined) {
       this.passCursors.clear();
+      this.judgeRescan(session, timeMs);
       return;
     }
     this.cursorsJudged++;
@@ -86,12 +114,25 @@ export class CatalogDecisionChecker {
     if (typeof cursor === 'string') this.passCursors.add(cursor);
   }
 
+  private judgeRescan(session: number, timeMs: number): void {
+    if (this.rescanByMs < 0) return;
+    if (session === this.rescanSession) {
+      this.rescansJudged++;
+      this.sink.checked('list_changed_unscanned');
+      if (timeMs > this.rescanByMs) this.sink.violate('list_changed_unscanned', timeMs, '', `a list_changed reached the client at ${this.rescanSinceMs} ms with no pass running, and its next pass began only at ${timeMs} ms, after its declared debounce (by ${this.rescanByMs} ms)`);
+    }
+    this.rescanByMs = -1;
+  }
+
   onCrash(): void {
     this.provenUntilMs = -1;
+    this.passRunning = false;
+    this.rescanByMs = -1;
   }
 
   /** `honest`: the catalog checker's verdict (proven, and its last pass really one snapshot). */
   judgePublished(effect: CatalogEffect, honest: boolean, timeMs: number): void {
+    this.passRunning = false;
     this.provenUntilMs = honest ? effect.nextReviewAtMs : -1;
     if (this.owedPass < 0) return;
     const pass = this.owedPass;
@@ -115,8 +156,10 @@ export class CatalogDecisionChecker {
     }
   }
 
-  /** The end of a client step: what it still owes was withheld. */
-  afterStep(timeMs: number): void {
+  /** The end of a client step on `session`: what it still owes was withheld. */
+  afterStep(timeMs: number, session: number): void {
+    if (this.rescanByMs >= 0 && this.rescanSession < 0) this.rescanSession = session;
+    else if (this.rescanByMs >= 0 && session !== this.rescanSession) this.rescanByMs = -1; // a new session: released
     if (this.owedPass >= 0) {
       this.passesJudged++;
       this.sink.checked('proven_withheld');
