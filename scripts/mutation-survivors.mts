@@ -20,7 +20,7 @@ if (reportPath === undefined) {
   console.error('usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...]');
   process.exit(2);
 }
-const targeted = ['read-race', 'duplicate-storm', 'close-race', 'reconnect', 'uri-spelling', 'multi-page-lost-notifications', 'cursor-cycle', 'forged-snapshot-id', 'lost-unsubscribe-ack', 'late-content-after-close', 'old-session-notification', 'permission-revocation', 'no-subscribe-capability', 'client-crash'];
+const targeted = ['read-race', 'duplicate-storm', 'close-race', 'reconnect', 'uri-spelling', 'multi-page-lost-notifications', 'cursor-cycle', 'malformed-list-page', 'forged-snapshot-id', 'catalog-review', 'lost-unsubscribe-ack', 'late-content-after-close', 'old-session-notification', 'permission-revocation', 'no-subscribe-capability', 'client-crash'];
 const parts: MutationGatePart[] = partsText === undefined
   ? [['swarm', 0, 300], ['era-both', 0, 100], ...targeted.map((name): MutationGatePart => [name, 0, 40])]
   : partsText.split(',').map((part) => {

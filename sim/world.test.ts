@@ -49,7 +49,7 @@ const goldenTraceHashes: Record<string, number> = {
   'era2026-partitions': 0x613f683b,
   'era2026-swarm': 0xb3c056c5,
   'era2026-tags': 0xb49f5ec1,
-  'forged-snapshot-id': 0x726130f3, // a forged negotiated pass's ID may also vanish from, or appear only on, a later page (sim/actors/listing.ts)
+  'forged-snapshot-id': 0x5fca8430,
   'interop-v1-client-v2-server': 0x53043f76, // the pure run of an interop pair (it is gated only with --transport sdk)
   'interop-v2-client-v1-server': 0x53043f76,
   'late-content-after-close': 0x1b9f09bd,

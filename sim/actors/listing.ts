@@ -13,7 +13,7 @@
  * - cursor-invalid: a page request answered with the invalid-cursor error;
  * - forged-snapshot-id: without negotiation, a snapshot ID on every page anyway; with negotiation, a
  *   multi-page pass served from live data whose ID changes on a later page, vanishes from a later page on, or
- *   appears only on a later page.
+ *   appears only on a later page (in turn: a run's first forged pass changes it).
  * On a 2026-07-28 session every page also carries `ttlMs` and `cacheScope` (one pair per pass, drawn on its
  * first page; the truth of what the pass really sent rides on each page as `ListPageTruth.hint`), and:
  * - list-empty-cursor: a nextCursor that is the empty string (pagination.mdx: a valid cursor, not the end;
@@ -67,7 +67,7 @@ interface Pass {
   snapshotId: string | null;
   /** Forged with negotiation: the ID still has to change on a later page. */
   idMustChange: boolean;
-  /** Forged with negotiation, how the ID changes: 0 to a new one, 1 it vanishes, 2 it appears (the first page had none). */
+  /** Forged with negotiation, how the ID changes: 0 to a new one, 1 it vanishes, 2 it appears (the first page had none); in turn. */
   idForgery: number;
   proof: ListProof;
   /** Cursors returned to the client in this pass (the cursor-cycle fault picks one of them). */
@@ -115,6 +115,8 @@ export class Lister {
   private nextPass = 1;
   /** Malformed pages served so far: which variant of the drawn kind the next one takes. */
   private malformations = 0;
+  /** Forged negotiated passes served so far: how the next one's ID changes (Pass.idForgery). */
+  private forgeries = 0;
   private nextToken = 1;
 
   constructor(
@@ -153,7 +155,7 @@ export class Lister {
       // Forged with negotiation only on a pass of two pages or more, so a changing ID can show it.
       if (existing >= 2 && this.faults.fires('forged-snapshot-id', 'forge snapshot id (live pages, changing id)?')) {
         pass.idMustChange = true;
-        pass.idForgery = this.chooser.draw('server', 'forged id: 0 changes, 1 vanishes, 2 appears later', 3);
+        pass.idForgery = this.forgeries++ % 3; // in turn, no draw: a run's first forged pass is served as before
         pass.proof = 'forged-live';
         sizeMax = Math.min(sizeMax, existing - 1);
       } else {
