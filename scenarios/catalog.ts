@@ -6,7 +6,7 @@ import { capabilityFaults, era2025Faults, faultNames, ratio, type FaultName, typ
 import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
 import { defaultServer, type InterleavingPlan } from '../sim/plan.js';
-import { cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications } from './discovery.js';
+import { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications } from './discovery.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
 import {
@@ -20,7 +20,7 @@ import {
   workload,
 } from './shape.js';
 
-export { cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications };
+export { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications };
 
 export const readRace: Scenario = {
   name: 'read-race',
@@ -272,6 +272,7 @@ export const scenarios: readonly Scenario[] = [
   cursorCycle,
   malformedListPage,
   forgedSnapshotId,
+  catalogReview,
   lostUnsubscribeAck,
   lateContentAfterClose,
   oldSessionNotification,

@@ -58,3 +58,23 @@ export const forgedSnapshotId: Scenario = {
   plan: (chooser) =>
     plan({ 'forged-snapshot-id': ratio(1, 2) }, workload(chooser, discoveryWorkload, catalogResources, 3), drawServer(chooser)),
 };
+
+/**
+ * A proven catalog reaches its review time (30 s by default) with no discovery command to renew it, its review pass
+ * slowed by reordered (late) list pages, while the application commands completeness tasks every 0.2-1 s, snapshot
+ * IDs negotiated: a task decided after the catalog's review time and before the next catalog must be refused
+ * (task_catalog_expired), one before it accepted (completeness_refused).
+ */
+export const catalogReview: Scenario = {
+  name: 'catalog-review',
+  description: 'one discovery, then completeness tasks every 0.2-1 s across the proven catalog\'s review time, its review pass slowed by late list pages',
+  targets: ['task_catalog_expired', 'completeness_refused', 'unproven_completeness'],
+  catches: [],
+  sometimes: ['reorder'],
+  plan: (chooser) =>
+    plan(
+      { reorder: ratio(1, 1) },
+      workload(chooser, { ...discoveryWorkload, deleteRatio: ratio(0, 1), finalDeleteRatio: ratio(0, 1), discoverIntervalMsMin: 300_000, discoverIntervalMsMax: 300_000, taskIntervalMsMin: 200, taskIntervalMsMax: 1_000, faultPhaseMs: chooser.between('workload', 'fault phase', 40_000, 60_000) }, catalogResources, 4),
+      { snapshotId: true, pageSizeMax: 2 },
+    ),
+};

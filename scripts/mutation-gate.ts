@@ -35,11 +35,25 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // the first interleaving where a second not-found is accepted while the URI is already TOMBSTONE_PENDING
   // (core/fence.ts acceptNotFound: the move only from other states); 11 before discovery plans healed longer.
   ['multi-page-lost-notifications', 13, 1],
+  // 21: a catalog lists again a resource the client holds TOMBSTONE_PENDING, already confirmed deleted, which the truth
+  // re-created: reconcileTombstones (core/scan.ts) must re-read it (reappeared_reread). 41: the first where a deletion
+  // confirmed only once the not-found evidence is gone (the evidence test inverted) fails healed_deletion.
+  ['multi-page-lost-notifications', 21, 1],
+  ['multi-page-lost-notifications', 41, 1],
   ['cursor-cycle', 0, 3],
   // list pages that break the schema (sim/actors/listing.ts): interleaving 3 is the first where a parser that keeps a
-  // page whose resources is not an array, or skips an entry without a string uri, publishes from such a pass.
-  ['malformed-list-page', 0, 5],
-  ['forged-snapshot-id', 0, 3],
+  // page whose resources is not an array, or skips an entry without a string uri, publishes from such a pass; 7 the
+  // first where one that takes a non-string snapshotId does (the other variants: entries without a name, not objects,
+  // a repeated URI, an empty or too long snapshotId, are reached in [0, 3)).
+  ['malformed-list-page', 0, 8],
+  // [0, 4): 3 is the first where a negotiated pass's ID appears only on a later page (sim/actors/listing.ts): a client
+  // that does not count a page without the ID as forged (core/scan.ts isForged) publishes it SNAPSHOT_PROVEN.
+  ['forged-snapshot-id', 0, 4],
+  // a proven catalog past its review time with tasks still coming (scenarios/discovery.ts catalog-review): a task
+  // accepted past the review time fails task_catalog_expired, one not decided fails completeness_refused.
+  ['catalog-review', 0, 1],
+  // 414: the first where a task comes at the very millisecond of the review time (accepting it then fails).
+  ['catalog-review', 414, 1],
   // [0, 8): interleaving 7 is the first where a read of an earlier generation is answered after the URI was
   // subscribed again (core/fence.ts judgeReadResponse, the generation half of the close fence).
   ['lost-unsubscribe-ack', 0, 8],
@@ -49,6 +63,9 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['no-subscribe-capability', 0, 3],
   ['client-crash', 0, 3],
   ['swarm', 12, 24],
+  // the first where a discovery asked for while a pass runs (or while disconnected) must not start another
+  // (core/scan.ts requestDiscovery): a second pass over the first publishes a catalog no listing matched.
+  ['swarm', 60, 1],
   // healed_deletion (sim/checkers/deletion.ts) where the reference's deletion confirmation was late before a fix:
   // 2402, a poll's not-found moved the evidence past the next catalog's start (core/fence.ts acceptNotFound keeps
   // the first); 10450, a catalog skipped a TOMBSTONE_PENDING resource with a read in flight (core/scan.ts reconcileTombstones).

@@ -4,7 +4,8 @@
 // gate kills only needs more interleavings in the fixed gate; one it does not kill needs judgement (a checker,
 // a fault, a scenario) or is shown equivalent in mutation-equivalents.md.
 // Usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...]
-// MUTATION_FILE=core/ttl.ts limits it to one file, MUTATION_MAX=N to its first N survivors (a sample).
+// MUTATION_FILE=core/ttl.ts limits it to one file, MUTATION_LINES=FROM-TO to survivors starting on those lines (one
+// function, say), MUTATION_MAX=N to its first N survivors (a sample).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +20,7 @@ if (reportPath === undefined) {
   console.error('usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...]');
   process.exit(2);
 }
-const targeted = ['read-race', 'duplicate-storm', 'close-race', 'reconnect', 'uri-spelling', 'multi-page-lost-notifications', 'cursor-cycle', 'forged-snapshot-id', 'lost-unsubscribe-ack', 'late-content-after-close', 'old-session-notification', 'permission-revocation', 'no-subscribe-capability', 'client-crash'];
+const targeted = ['read-race', 'duplicate-storm', 'close-race', 'reconnect', 'uri-spelling', 'multi-page-lost-notifications', 'cursor-cycle', 'malformed-list-page', 'forged-snapshot-id', 'catalog-review', 'lost-unsubscribe-ack', 'late-content-after-close', 'old-session-notification', 'permission-revocation', 'no-subscribe-capability', 'client-crash'];
 const parts: MutationGatePart[] = partsText === undefined
   ? [['swarm', 0, 300], ['era-both', 0, 100], ...targeted.map((name): MutationGatePart => [name, 0, 40])]
   : partsText.split(',').map((part) => {
@@ -38,9 +39,11 @@ const files = (JSON.parse(readFileSync(reportPath, 'utf8')) as { files: Record<s
 const coreFiles = readdirSync('core').filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
 const onlyFile = process.env['MUTATION_FILE'];
 let left = Number(process.env['MUTATION_MAX'] ?? Number.POSITIVE_INFINITY);
+const [lineFrom, lineTo] = (process.env['MUTATION_LINES'] ?? '1-1e9').split('-').map(Number) as [number, number];
 for (const [file, { mutants }] of Object.entries(files)) {
   if (onlyFile !== undefined && file !== onlyFile) continue;
-  for (const mutant of mutants.filter((candidate) => candidate.status === 'Survived' || candidate.status === 'NoCoverage')) {
+  const open = mutants.filter((candidate) => candidate.status === 'Survived' || candidate.status === 'NoCoverage');
+  for (const mutant of open.filter((candidate) => candidate.location.start.line >= lineFrom && candidate.location.start.line <= lineTo)) {
     if (left-- <= 0) break;
     const dir = join('test', '.planted', `mutant-${mutant.id}`);
     rmSync(dir, { recursive: true, force: true });

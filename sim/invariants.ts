@@ -35,6 +35,11 @@ export const safetyInvariants = [
   // SPEC §3.5: no resources/subscribe or unsubscribe where the server offers none (sim/checkers/offered.ts)
   'request_not_offered',
   'reappeared_reread',
+  // SPEC §3.6, the converse of the catalog checks: a proof or a task a client owes (sim/checkers/catalog-decisions.ts)
+  'proven_withheld',
+  'completeness_refused',
+  'cursor_misused',
+  'list_changed_unscanned',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -76,6 +81,10 @@ export const invariantExplanations: Record<InvariantName, string> = {
   answer_unrecorded: 'the client received the answer (content or not-found) to a read it sent on the current session and left no record of it: no version accepted, no tombstone, no stale receipt, no audit, no rejection',
   request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither: a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection',
   reappeared_reread: 'a wanted resource the client held tombstoned, which the truth had re-created, was listed by two catalogs and the client sent no read of it since the re-creation (a URI that reappears is re-read)',
+  proven_withheld: 'a list pass the client received in full was served from one real snapshot under the negotiated snapshot ID, and the client did not publish it as SNAPSHOT_PROVEN in that step',
+  completeness_refused: 'a commanded completeness task was not decided in its step (or one was decided without a command), or was refused while the latest catalog was an honest SNAPSHOT_PROVEN before its published review time',
+  cursor_misused: 'the client sent resources/list with a cursor the server never sent as a nextCursor (not sent back exactly as received), or with one already sent in the same pass (a cursor cycle followed instead of abandoning the pass)',
+  list_changed_unscanned: 'a list_changed reached the client while none of its passes ran, and its next pass on that session began later than its declared listChangedDebounceMs',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -113,6 +122,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],
+  'catalog-decisions': ['proven_withheld', 'completeness_refused', 'cursor_misused', 'list_changed_unscanned'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

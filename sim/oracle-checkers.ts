@@ -13,6 +13,7 @@ import { CatalogChecker } from './checkers/catalog.js';
 import { CatalogAbChecker } from './checkers/catalog-ab.js';
 import { CatalogTruthChecker } from './checkers/catalog-truth.js';
 import { CatalogLivenessChecker } from './checkers/catalog-liveness.js';
+import { CatalogDecisionChecker } from './checkers/catalog-decisions.js';
 import { ExistenceHistory } from './checkers/existence-history.js';
 import { DeletionChecker } from './checkers/deletion.js';
 import { ReappearanceChecker } from './checkers/reappearance.js';
@@ -49,6 +50,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly existence: ExistenceHistory;
   readonly catalogTruth: CatalogTruthChecker;
   readonly catalogLiveness: CatalogLivenessChecker;
+  readonly catalogDecisions: CatalogDecisionChecker;
   readonly deletion: DeletionChecker;
   readonly reappearance: ReappearanceChecker;
   readonly taskAge: TaskAgeChecker;
@@ -80,6 +82,7 @@ export class OracleCheckers extends OracleAccounts {
     this.existence = new ExistenceHistory(uris.length);
     this.catalogTruth = new CatalogTruthChecker(this, uris, this.existence);
     this.catalogLiveness = new CatalogLivenessChecker(this, uris, this.existence);
+    this.catalogDecisions = new CatalogDecisionChecker(this, () => this.catalogLiveness.claimed, () => this.catalogLiveness.listChangedDebounceMs);
     this.deletion = new DeletionChecker(this, uris, (resource) => this.convergence.boundOf(resource));
     this.reappearance = new ReappearanceChecker(this, uris, this.existence);
     this.taskAge = new TaskAgeChecker(this);

@@ -57,12 +57,20 @@ export class Oracle extends OracleCheckers {
         this.catalogAb.onPassCompleted(event.pass, event.served, event.startMs);
         this.taskAge.onPassCompleted(event.startMs);
         this.era2026Serving.catalogHints.onPassCompleted(event.hint ?? null);
+        this.catalogDecisions.onPassCompleted(event.pass, event.proof);
         break;
       case 'list-changed':
         this.catalogAb.onListChanged(event.timeMs);
+        this.catalogDecisions.onListChanged(event.timeMs);
         break;
       case 'discovery-asked':
         this.catalogLiveness.onDiscoveryAsked();
+        break;
+      case 'task-asked':
+        this.catalogDecisions.onTaskAsked();
+        break;
+      case 'list-page':
+        this.catalogDecisions.onListPage(event.nextCursor);
         break;
       case 'server-held':
         this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
@@ -149,6 +157,7 @@ export class Oracle extends OracleCheckers {
     this.availability.onCrash(timeMs);
     this.answers.onCrash(timeMs);
     this.reappearance.onCrash();
+    this.catalogDecisions.onCrash();
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
@@ -167,6 +176,7 @@ export class Oracle extends OracleCheckers {
       this.judgeEffect(effect, truth);
     }
     this.availability.afterStep(effects, truth);
+    this.catalogDecisions.afterStep(truth.timeMs, truth.currentSession);
   }
 
   private judgeEffect(effect: ClientEffect, truth: StepTruth): void {
@@ -181,6 +191,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'RequestSent':
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
+        if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.currentSession, truth.timeMs);
         if (effect.method !== 'resources/read') break;
         this.amplification.onRead(truth.cause);
         this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
@@ -235,6 +246,10 @@ export class Oracle extends OracleCheckers {
       case 'AuditWritten':
         this.audits++;
         break;
+      case 'ScanStarted':
+      case 'ScanAbandoned':
+        this.catalogDecisions.onScan(effect.type === 'ScanStarted');
+        break;
       case 'ProtocolRejected':
         this.rejections++;
         break;
@@ -248,9 +263,11 @@ export class Oracle extends OracleCheckers {
     if (effect.type === 'CompletenessTaskDecided') {
       this.catalog.judgeTask(effect, timeMs);
       this.taskAge.judgeTask(effect, timeMs);
+      this.catalogDecisions.judgeTask(effect, timeMs);
       return;
     }
     this.catalog.judgePublished(effect, timeMs);
+    this.catalogDecisions.judgePublished(effect, this.catalog.latestHonest, timeMs);
     this.deletion.onPublished(effect, timeMs);
     this.reappearance.onPublished(effect, timeMs);
     this.catalogAb.judgePublished(effect, timeMs);

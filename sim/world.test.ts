@@ -40,6 +40,7 @@ const goldenSeed = 42;
 const goldenTraceHashes: Record<string, number> = {
   'client-crash': 0x912f68a8,
   'close-race': 0x8cbc5f13,
+  'catalog-review': 0x0f4b6e77,
   'cursor-cycle': 0x3aba6db4,
   'duplicate-storm': 0x6aa5ea74,
   'era-both': 0xd1b08cd4, // the swarms draw malformed-list-page (with discovery)

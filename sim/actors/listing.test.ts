@@ -193,16 +193,46 @@ describe('listing: faults', () => {
     expect(fired).toEqual(['forged-snapshot-id']);
   });
 
-  it('forged-snapshot-id with negotiation: live pages, at least two, and the ID changes by the last page', () => {
+  it('forged-snapshot-id with negotiation: live pages, at least two, and the ID changes, vanishes or appears by the last page', () => {
     for (let seed = 1; seed < 20; seed++) {
       const { server, lister } = setup(true, ['forged-snapshot-id'], seed);
-      const { pages, served } = walk(lister, 1, (page) => {
-        if (page === 0) server.delete(server.lookup('test://r/6'));
-      });
-      expect(pages.length).toBeGreaterThanOrEqual(2);
-      expect(new Set(pages.map((page) => page.snapshotId)).size).toBeGreaterThan(1);
-      expect(pages.flatMap((page) => page.uris)).not.toContain('test://r/6'); // live data, not a snapshot
-      expect(served.every((answer) => answer.truth!.proof === 'forged-live')).toBe(true);
+      // The kind is taken in turn (no draw): a lister's first forged pass changes its ID, as before kinds existed.
+      const order: string[] = [];
+      for (let pass = 0; pass < 3; pass++) {
+        const { pages, served } = walk(lister, 1, (page) => {
+          if (pass === 0 && page === 0) server.delete(server.lookup('test://r/6'));
+        });
+        expect(pages.length).toBeGreaterThanOrEqual(2);
+        expect(new Set(pages.map((page) => page.snapshotId)).size).toBeGreaterThan(1);
+        expect(pages.flatMap((page) => page.uris)).not.toContain('test://r/6'); // live data, not a snapshot
+        expect(served.every((answer) => answer.truth!.proof === 'forged-live')).toBe(true);
+        const ids = pages.map((page) => page.snapshotId);
+        order.push(ids[0] === undefined ? 'appears' : ids.includes(undefined) ? 'vanishes' : 'changes');
+      }
+      expect(order).toEqual(['changes', 'vanishes', 'appears']);
     }
+  });
+
+  it('malformed-list-page: every kind and variant of a broken page is served, each marking its pass malformed', () => {
+    const seen = new Set<string>();
+    for (let seed = 1; seed < 40; seed++) {
+      const { lister } = setup(true, ['malformed-list-page'], seed);
+      for (let pass = 0; pass < 4; pass++) {
+        const answer = lister.serve(1, undefined, 1_000 * pass);
+        expect(answer.truth!.proof).toBe('malformed');
+        const result = (answer.outcome as { result: { resources: unknown; nextCursor?: unknown; snapshotId?: unknown } }).result;
+        const resources = result.resources;
+        if (!Array.isArray(resources)) seen.add('resources not an array');
+        else if (resources.includes(null)) seen.add('entry not an object');
+        else if (resources.some((entry: { uri?: unknown }) => typeof entry.uri !== 'string')) seen.add('entry without uri');
+        else if (resources.some((entry: { name?: unknown }) => typeof entry.name !== 'string')) seen.add('entry without name');
+        else if (new Set(resources.map((entry: { uri: string }) => entry.uri)).size < resources.length) seen.add('duplicate uri');
+        else if (result.nextCursor !== undefined && typeof result.nextCursor !== 'string') seen.add('nextCursor not a string');
+        else if (result.snapshotId === '') seen.add('snapshotId empty');
+        else if (typeof result.snapshotId === 'number') seen.add('snapshotId not a string');
+        else if (typeof result.snapshotId === 'string' && result.snapshotId.length > 1_024) seen.add('snapshotId too long');
+      }
+    }
+    expect([...seen].sort()).toEqual(['duplicate uri', 'entry not an object', 'entry without name', 'entry without uri', 'nextCursor not a string', 'resources not an array', 'snapshotId empty', 'snapshotId not a string', 'snapshotId too long']);
   });
 });

@@ -12,18 +12,22 @@
  *   again: a real cycle, as long as the pages between (1 to the pass's length), never a finite detour;
  * - cursor-invalid: a page request answered with the invalid-cursor error;
  * - forged-snapshot-id: without negotiation, a snapshot ID on every page anyway; with negotiation, a
- *   multi-page pass served from live data whose ID changes on a later page.
+ *   multi-page pass served from live data whose ID changes on a later page, vanishes from a later page on, or
+ *   appears only on a later page (in turn: a run's first forged pass changes it).
  * On a 2026-07-28 session every page also carries `ttlMs` and `cacheScope` (one pair per pass, drawn on its
  * first page; the truth of what the pass really sent rides on each page as `ListPageTruth.hint`), and:
  * - list-empty-cursor: a nextCursor that is the empty string (pagination.mdx: a valid cursor, not the end;
  *   at most once per pass, so a cycle back to it still leads where it first did);
  * - list-page-hint-mismatch: a later page of the pass carries another `cacheScope` and/or `ttlMs` (the server
  *   breaks a MUST; a client folds the pages into the most private scope and the shortest TTL).
- * And in any era, malformed-list-page: a page whose `resources` is not an array, one of whose entries has no
- * string uri, or whose nextCursor is not a string; the whole pass is then `malformed` in truth (no catalog may
+ * And in any era, malformed-list-page: a page whose `resources` is not an array; one of whose entries has no string
+ * uri, no string name, is not an object, or repeats the URI of the entry before it; or whose nextCursor is not a
+ * string, or whose snapshotId is empty, not a string, or longer than a ledger text (core/protocol.ts LEDGER_TEXT_CHARS_MAX); the kind is
+ * drawn, its variant taken in turn. The whole pass is then `malformed` in truth (no catalog may
  * rest on it).
  */
 import type { ResponseOutcome } from '../../core/types.js';
+import { LEDGER_TEXT_CHARS_MAX } from '../../core/protocol.js';
 import type { Chooser } from '../chooser.js';
 import type { FaultName } from '../faults.js';
 import type { ListProof } from '../checkers/catalog.js';
@@ -63,6 +67,8 @@ interface Pass {
   snapshotId: string | null;
   /** Forged with negotiation: the ID still has to change on a later page. */
   idMustChange: boolean;
+  /** Forged with negotiation, how the ID changes: 0 to a new one, 1 it vanishes, 2 it appears (the first page had none); in turn. */
+  idForgery: number;
   proof: ListProof;
   /** Cursors returned to the client in this pass (the cursor-cycle fault picks one of them). */
   cursors: string[];
@@ -97,9 +103,9 @@ interface PageEntry {
 
 /** A page's result as served (malformed-list-page breaks its types). */
 interface ListResult {
-  resources: readonly (PageEntry | { name: string; mimeType: string })[] | { items: PageEntry[] };
+  resources: readonly (PageEntry | { name: string; mimeType: string } | { uri: string; mimeType: string } | null)[] | { items: PageEntry[] };
   nextCursor?: string | number;
-  snapshotId?: string;
+  snapshotId?: string | number;
   ttlMs?: number;
   cacheScope?: string;
 }
@@ -107,6 +113,10 @@ interface ListResult {
 export class Lister {
   private readonly cursors = new Map<string, CursorEntry>();
   private nextPass = 1;
+  /** Malformed pages served so far: which variant of the drawn kind the next one takes. */
+  private malformations = 0;
+  /** Forged negotiated passes served so far: how the next one's ID changes (Pass.idForgery). */
+  private forgeries = 0;
   private nextToken = 1;
 
   constructor(
@@ -129,7 +139,7 @@ export class Lister {
     const pass = entry.pass;
     const page = this.page(pass, entry.offset, this.pageSizeMax);
     if (pass.idMustChange && (page.last || this.chooser.draw('server', 'forged id changes on this page?', 2) === 1)) {
-      pass.snapshotId = this.token('snap-');
+      pass.snapshotId = pass.idForgery === 1 ? null : this.token('snap-');
       pass.idMustChange = false;
     }
     if (page.last) return this.answer(pass, page.entries, null);
@@ -138,20 +148,21 @@ export class Lister {
   }
 
   private firstPage(session: number, nowMs: number, era2026: boolean): ServedPage {
-    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null };
+    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, idForgery: 0, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null };
     let sizeMax = this.pageSizeMax;
     if (this.snapshotNegotiated) {
       const existing = this.existingCount();
       // Forged with negotiation only on a pass of two pages or more, so a changing ID can show it.
       if (existing >= 2 && this.faults.fires('forged-snapshot-id', 'forge snapshot id (live pages, changing id)?')) {
         pass.idMustChange = true;
+        pass.idForgery = this.forgeries++ % 3; // in turn, no draw: a run's first forged pass is served as before
         pass.proof = 'forged-live';
         sizeMax = Math.min(sizeMax, existing - 1);
       } else {
         pass.snapshot = this.takeSnapshot();
         pass.proof = 'snapshot';
       }
-      pass.snapshotId = this.token('snap-');
+      pass.snapshotId = pass.idForgery === 2 ? null : this.token('snap-');
     } else if (this.faults.fires('forged-snapshot-id', 'forge snapshot id (never negotiated)?')) {
       pass.snapshotId = this.token('snap-');
       pass.proof = 'forged-unnegotiated';
@@ -180,12 +191,23 @@ export class Lister {
     return this.faults.fires('malformed-list-page', 'malformed list page?');
   }
 
-  /** Breaks one rule of the page's schema (an entry's uri only when the page has an entry). */
+  /**
+   * Breaks one rule of the page's schema (an entry only when the page has one). The kind is drawn; its variant is
+   * taken in turn (no draw, so the first variant of each kind is served as before variants existed).
+   */
   private malform(result: ListResult, entries: PageEntry[]): void {
     const kind = this.chooser.draw('server', 'malformed: 0 resources not an array, 1 an entry without a string uri, 2 a non-string nextCursor', 3);
-    if (kind === 2) result.nextCursor = entries.length;
-    else if (kind === 1 && entries.length > 0) result.resources = entries.map((entry, index) => (index === entries.length - 1 ? { name: entry.name, mimeType: entry.mimeType } : entry));
-    else result.resources = { items: entries };
+    const variant = this.malformations++ % 4;
+    if (kind === 2) {
+      if (variant === 0) result.nextCursor = entries.length;
+      else result.snapshotId = variant === 1 ? '' : variant === 2 ? entries.length : 's'.repeat(LEDGER_TEXT_CHARS_MAX + 1);
+    } else if (kind === 1 && entries.length > 0) {
+      const last = entries[entries.length - 1]!;
+      const broken = variant === 0 ? { name: last.name, mimeType: last.mimeType } : variant === 1 ? { uri: last.uri, mimeType: last.mimeType } : null;
+      result.resources = variant === 3 ? [...entries, last] : entries.map((entry, index) => (index === entries.length - 1 ? broken : entry));
+    } else {
+      result.resources = { items: entries };
+    }
   }
 
   /** 2026-07-28 session: the pass's TTL and scope, drawn once per pass (null without the plan's era2026). */

@@ -73,6 +73,7 @@ export function discover(world: WorldHost): void {
 export function task(world: WorldHost): void {
   if (world.healing) return;
   const name = completenessTasks[world.chooser.draw('workload', 'completeness task', completenessTasks.length)]!;
+  world.observe({ kind: 'task-asked', timeMs: world.nowMs });
   world.client.command({ type: 'CompletenessTaskCommanded', nowMs: world.nowMs, jitter: 0, task: name }, causeWorkload);
   scheduleTask(world);
 }

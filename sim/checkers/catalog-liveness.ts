@@ -14,7 +14,7 @@
  * scans, digests or code). Per event: O(1), except a catalog published after the heal (one walk of its URIs
  * and of the existence changes since its measured time).
  */
-import type { ClientEffect } from '../../core/types.js';
+import { defaultClientConfig, type ClientEffect } from '../../core/types.js';
 import { healSettleMs } from './convergence.js';
 import type { InvariantName } from '../invariants.js';
 import type { ViolationSink } from './sink.js';
@@ -54,9 +54,18 @@ export class CatalogLivenessChecker {
     this.listed = new Uint8Array(uris.length);
   }
 
-  /** The client claims catalogs, with this review period (ClientConfig.catalogReviewMs): it is judged. */
-  claim(catalogReviewMs: number): void {
+  /** The client's declared list_changed debounce (ClientConfig.listChangedDebounceMs), for catalog-decisions.ts. */
+  listChangedDebounceMs = defaultClientConfig.listChangedDebounceMs;
+
+  /** The client claims catalogs, with this review period (ClientConfig.catalogReviewMs) and debounce: it is judged. */
+  claim(catalogReviewMs: number, listChangedDebounceMs = defaultClientConfig.listChangedDebounceMs): void {
     this.reviewMs = catalogReviewMs;
+    this.listChangedDebounceMs = listChangedDebounceMs;
+  }
+
+  /** The client claims catalogs (catalog-decisions.ts judges only such a client too). */
+  get claimed(): boolean {
+    return this.reviewMs >= 0;
   }
 
   /** The application asked the client to discover (DiscoverCommanded). */

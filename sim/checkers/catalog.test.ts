@@ -79,7 +79,7 @@ describe('oracle: unreconciled_catalog', () => {
   it.each([
     ['live', 'served from live data without a negotiated snapshot ID'],
     ['forged-unnegotiated', 'never negotiated'],
-    ['forged-live', 'changed between pages'],
+    ['forged-live', 'changed, vanished or appeared between pages'],
     ['malformed', 'served with a malformed page'],
   ] as const)('SNAPSHOT_PROVEN after a %s pass is unreconciled', (proof, detail) => {
     oracle.catalog.onPassCompleted(1, proof, 900);

@@ -24,7 +24,7 @@ export type ListProof =
   | 'live'
   /** no extension negotiated, yet the pages carried a snapshot ID */
   | 'forged-unnegotiated'
-  /** extension negotiated, but pages served from live data and the ID changed on a later page */
+  /** extension negotiated, but pages served from live data and the ID changed, vanished or appeared on a later page */
   | 'forged-live'
   /** a page of the pass broke the schema (malformed-list-page): the client cannot know what it listed */
   | 'malformed';
@@ -33,7 +33,7 @@ const proofDescriptions: Record<ListProof, string> = {
   snapshot: 'served from one real snapshot',
   live: 'served from live data without a negotiated snapshot ID',
   'forged-unnegotiated': 'served from live data with a snapshot ID the server never negotiated',
-  'forged-live': 'served from live data under a snapshot ID that changed between pages',
+  'forged-live': 'served from live data under a snapshot ID that changed, vanished or appeared between pages',
   malformed: 'served with a malformed page',
 };
 
@@ -86,6 +86,11 @@ export class CatalogChecker {
     this.previousPassProof = this.lastPassProof;
     this.lastPassProof = proof;
     this.lastPassStartMs = startMs;
+  }
+
+  /** The latest catalog published is an honest SNAPSHOT_PROVEN (catalog-decisions.ts). */
+  get latestHonest(): boolean {
+    return this.latestCatalogHonest;
   }
 
   judgePublished(effect: CatalogEffect, timeMs: number): void {

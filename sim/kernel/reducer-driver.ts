@@ -48,7 +48,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   ) {
     this.state = client.init(config);
     // A step client that claims catalogs is judged on publishing one after the heal (sim/checkers/catalog-liveness.ts).
-    if (client.features?.catalogs === true) world.oracle.catalogLiveness.claim(config.catalogReviewMs);
+    if (client.features?.catalogs === true) world.oracle.catalogLiveness.claim(config.catalogReviewMs, config.listChangedDebounceMs);
     const owned = ownedStepOf(client);
     this.stepState = owned ?? ((state, input) => client.step(state, input));
   }

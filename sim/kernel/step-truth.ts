@@ -30,6 +30,8 @@ export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, mes
   if (message.deniedSubject >= 0) oracle.observe({ kind: 'learned', resource: message.resource, subject: message.deniedSubject, timeMs: nowMs });
   const list = message.list;
   if (list === null) return;
+  const outcome = message.outcome;
+  oracle.observe({ kind: 'list-page', nextCursor: outcome.type === 'result' ? (outcome.result as { nextCursor?: unknown } | null)?.nextCursor : undefined });
   if (list.last) oracle.observe({ kind: 'pass-completed', pass: list.pass, proof: list.proof, startMs: list.passStartMs, served: list.served!, timeMs: nowMs, hint: list.hint });
   timeline?.note(nowMs, `[truth] list pass ${list.pass} page${list.last ? ' (last)' : ''}: ${list.proof}`);
 }

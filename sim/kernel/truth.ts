@@ -20,10 +20,14 @@ export type TruthEvent =
   /** A subject lost access; the client learned of it (authorization feed or a denied read). */
   | { kind: 'revoked'; resource: number; subject: number; timeMs: number }
   | { kind: 'learned'; resource: number; subject: number; timeMs: number }
+  /** A list page reached the client on the current session, with this nextCursor as served (undefined: none). */
+  | { kind: 'list-page'; nextCursor: unknown }
   /** A list pass the client received in full, and what the server can prove about it. */
   | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number; served: Int32Array; timeMs: number; hint?: ListHintTruth | null }
   /** The application asked the client to discover (DiscoverCommanded). */
   | { kind: 'discovery-asked'; timeMs: number }
+  /** The application commanded a completeness task (CompletenessTaskCommanded); the client's step follows. */
+  | { kind: 'task-asked'; timeMs: number }
   /** A list_changed notification reached the client on the current session. */
   | { kind: 'list-changed'; timeMs: number }
   /** The server's current session started or stopped holding a subscription of the resource (server state, not the client's claim). */
