@@ -119,6 +119,7 @@ export interface PoolGate {
 export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
   const { spec, range, chunk, sample } = gate;
   const ranges = chunkRanges(range, chunk, gate.workerCount);
+  const endOf = new Map(ranges.map((part) => [part.start, part.end]));
   const split = spec.transport !== 'sdk' && !isModulePath(spec.client) && indexerInterleavingsIn(spec, range) > 0;
   const clientResults = new Map<number, GateAccumulator>();
   const indexerResults = new Map<number, GateAccumulator>();
@@ -127,7 +128,7 @@ export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
   let failed = false;
   const stopped = (): boolean => failed;
   const take = (results: Map<number, GateAccumulator>, counted: boolean) => (reply: WorkerReply): void => {
-    const end = ranges.find((part) => part.start === reply.start)!.end;
+    const end = endOf.get(reply.start)!;
     if (!reply.ok) failed = true;
     if (!reply.ok && reply.crash !== null) throw new InterleavingCrash(reply.crash.index, reply.crash.seed, new Error(reply.message));
     if (!reply.ok) throw gate.locateCrash(reply.start, end, new Error(reply.message));

@@ -11,9 +11,8 @@
  * that has receipts; a module client observed from outside (adapters/mcp-sdk/module) has none.
  */
 import type { ClientEffect } from '../../core/types.js';
-import type { InvariantName } from '../invariants.js';
 import type { StepTruth } from './step-truth.js';
-import type { ViolationSink } from './sink.js';
+import type { CheckingSink } from './sink.js';
 
 /** Effects that record what became of an answer. */
 const recordingEffects: ReadonlySet<ClientEffect['type']> = new Set<ClientEffect['type']>([
@@ -29,7 +28,7 @@ export class AnswerChecker {
   private lastCrashMs = -1;
 
   constructor(
-    private readonly sink: ViolationSink & { checked(invariant: InvariantName): void },
+    private readonly sink: CheckingSink,
     private readonly uris: readonly string[],
   ) {}
 

@@ -1,7 +1,9 @@
 /**
- * proven_withheld and completeness_refused (sim/checkers/catalog-decisions.ts) with hand-built truth and effects,
- * through the oracle: an honest snapshot pass owes a SNAPSHOT_PROVEN catalog in its step; a commanded task owes
- * one decision in its step, an acceptance while the latest catalog is honestly proven and before its review time.
+ * The catalog decisions (sim/checkers/catalog-decisions.ts) with hand-built truth and effects, through the oracle:
+ * an honest snapshot pass owes a SNAPSHOT_PROVEN catalog in its step (proven_withheld); a commanded task owes one
+ * decision in its step, an acceptance while the latest catalog is honestly proven and before its review time
+ * (completeness_refused); cursors go back as received, once per pass (cursor_misused); a list_changed with no
+ * pass running owes a pass within the declared debounce (list_changed_unscanned).
  * Each case asserts the whole violation-count vector (test/oracle-steps.ts `fired`).
  */
 import { beforeEach, describe, expect, it } from 'vitest';

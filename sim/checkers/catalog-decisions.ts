@@ -3,7 +3,7 @@
  * `list_changed_unscanned`. The catalog and
  * task-age checkers judge what a client claims (no proven catalog without a real snapshot, no task on an
  * unproven or expired catalog); a client too cautious to ever prove a snapshot, or to accept a task, passes
- * them all. These two judge the converse, for a step client that claims catalogs
+ * them all. These four judge the converse, for a step client that claims catalogs
  * (`ClientUnderTest.features.catalogs`, as healed_catalog):
  * - `proven_withheld`: a pass the client received in full that the server really served from one real snapshot
  *   under the negotiated snapshot ID (the listing's `ListProof` 'snapshot') must be published SNAPSHOT_PROVEN in
@@ -24,16 +24,11 @@
  * Judged from effects against the listing's truth only (never the client's scans). Per event: O(1).
  */
 import type { ClientEffect } from '../../core/types.js';
-import type { InvariantName } from '../invariants.js';
 import type { ListProof } from './catalog.js';
-import type { ViolationSink } from './sink.js';
+import type { CheckingSink } from './sink.js';
 
 type CatalogEffect = Extract<ClientEffect, { type: 'CatalogPublished' }>;
 type TaskEffect = Extract<ClientEffect, { type: 'CompletenessTaskDecided' }>;
-
-export interface CatalogDecisionSink extends ViolationSink {
-  checked(invariant: InvariantName): void;
-}
 
 export class CatalogDecisionChecker {
   /** Honest snapshot passes judged, and completeness tasks judged. */
@@ -60,7 +55,7 @@ export class CatalogDecisionChecker {
   private rescanSinceMs = -1;
 
   constructor(
-    private readonly sink: CatalogDecisionSink,
+    private readonly sink: CheckingSink,
     /** The client claims catalogs (ClientUnderTest.features.catalogs; catalog-liveness.ts `claimed`): it is judged. */
     private readonly claimed: () => boolean,
     /** Its declared ClientConfig.listChangedDebounceMs. */

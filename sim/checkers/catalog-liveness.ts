@@ -16,15 +16,13 @@
  */
 import { defaultClientConfig, type ClientEffect } from '../../core/types.js';
 import { healSettleMs } from './convergence.js';
-import type { InvariantName } from '../invariants.js';
-import type { ViolationSink } from './sink.js';
+import type { CheckingSink } from './sink.js';
 import type { ExistenceHistory } from './existence-history.js';
 
 type CatalogEffect = Extract<ClientEffect, { type: 'CatalogPublished' }>;
 
-export interface CatalogLivenessSink extends ViolationSink {
+export interface CatalogLivenessSink extends CheckingSink {
   resourceOf(uri: string): number;
-  checked(invariant: InvariantName): void;
 }
 
 const waiting = 0;

@@ -15,8 +15,7 @@
  * A pass completed on a 2025-11-25 connection carries no hint, so nothing is judged there.
  */
 import type { ClientEffect } from '../../core/types.js';
-import type { InvariantName } from '../invariants.js';
-import type { ViolationSink } from './sink.js';
+import type { CheckingSink } from './sink.js';
 
 /** The SDK v2 clamp (`MAX_CACHE_TTL_MS`, caching.mdx): a page's TTL beyond a day is read as a day. */
 const ttlMsMax = 86_400_000;
@@ -35,7 +34,7 @@ export class CatalogHintChecker {
   /** The fold (loosest reading) of the 2026 passes a catalog published now can rest on (null: none yet). */
   private window: ListHintTruth | null = null;
 
-  constructor(private readonly sink: ViolationSink & { checked(invariant: InvariantName): void }) {}
+  constructor(private readonly sink: CheckingSink) {}
 
   onPassCompleted(hint: ListHintTruth | null): void {
     this.last = hint;

@@ -4,7 +4,6 @@
  * 2026-07-28 connection against it: read_your_notification, ttl_staleness (with the staleness-at-serve
  * metric), monotonic_reads and scope_isolation. 2025-11-25 connections are judged by the older checkers only.
  */
-import type { InvariantName } from '../invariants.js';
 import { CatalogHintChecker } from './era2026-catalog-hints.js';
 import { EntryRegistry, type CachedEntry } from './era2026-entries.js';
 import { MonotonicChecker } from './era2026-monotonic.js';
@@ -12,13 +11,8 @@ import { NotificationChecker } from './era2026-notification.js';
 import { ScopeChecker } from './era2026-scope.js';
 import { TtlChecker } from './era2026-ttl.js';
 import type { WatchChecker } from './era2026-watch.js';
-import type { ViolationSink } from './sink.js';
+import type { CheckingSink } from './sink.js';
 import type { StepTruth } from './step-truth.js';
-
-export interface CheckingSink extends ViolationSink {
-  /** One more check of `invariant` (reports show checked / violated). */
-  checked(invariant: InvariantName): void;
-}
 
 export class Era2026ServingCheckers {
   readonly entries: EntryRegistry;

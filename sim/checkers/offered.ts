@@ -7,11 +7,10 @@
  * Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for answer_unrecorded.
  */
 import type { ClientEffect } from '../../core/types.js';
-import type { InvariantName } from '../invariants.js';
-import type { ViolationSink } from './sink.js';
+import type { CheckingSink } from './sink.js';
 
 export class OfferedRequestChecker {
-  constructor(private readonly sink: ViolationSink & { checked(invariant: InvariantName): void }) {}
+  constructor(private readonly sink: CheckingSink) {}
 
   /** `subscribeOffered`, `era2026`: what the server of the current connection really declared, and its era (two flags, no object per step). */
   judgeRequests(effects: readonly ClientEffect[], subscribeOffered: boolean, era2026: boolean, timeMs: number): void {

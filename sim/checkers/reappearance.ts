@@ -20,16 +20,14 @@
  * URIs; a step after the nearest deadline walks the resources.
  */
 import type { ClientEffect } from '../../core/types.js';
-import type { InvariantName } from '../invariants.js';
 import type { StepTruth } from './step-truth.js';
-import type { ViolationSink } from './sink.js';
+import type { CheckingSink } from './sink.js';
 import type { ExistenceHistory } from './existence-history.js';
 
 type CatalogEffect = Extract<ClientEffect, { type: 'CatalogPublished' }>;
 
-export interface ReappearanceSink extends ViolationSink {
+export interface ReappearanceSink extends CheckingSink {
   resourceOf(uri: string): number;
-  checked(invariant: InvariantName): void;
 }
 
 const notOwed = -1;

@@ -4,3 +4,8 @@ import type { InvariantName } from '../invariants.js';
 export interface ViolationSink {
   violate(invariant: InvariantName, timeMs: number, uri: string, detail: string): void;
 }
+
+/** A sink that also counts what was checked (the oracle's accounts: "checked N, violated M" per invariant). */
+export interface CheckingSink extends ViolationSink {
+  checked(invariant: InvariantName): void;
+}
