@@ -85,6 +85,15 @@ export const uriSpelling: Scenario = {
     plan({ 'uri-spelling': ratio(1, 2) }, workload(chooser, { deleteRatio: ratio(0, 1) }, confusableResources)),
 };
 
+export const malformedReadResponse: Scenario = {
+  name: 'malformed-read-response',
+  description: "read answers that break the schema, or carry another resource's item: each is a typed rejection (or the right item is found), the client still converges",
+  targets: ['malformed_read_accepted', 'uri_confusion', 'answer_unrecorded', 'convergence_60s'],
+  catches: [],
+  sometimes: ['malformed-read-response'],
+  plan: (chooser) => plan({ 'malformed-read-response': ratio(1, 4), 'slow-read': ratio(1, 8) }, workload(chooser, { deleteRatio: ratio(1, 10) })),
+};
+
 export const lostUnsubscribeAck: Scenario = {
   name: 'lost-unsubscribe-ack',
   description: 'most unsubscribe ACKs are lost while reads are in flight: UNSUBSCRIBE_UNKNOWN must stay silent, never reopen',
@@ -268,6 +277,7 @@ export const scenarios: readonly Scenario[] = [
   reconnect,
   duplicateStorm,
   uriSpelling,
+  malformedReadResponse,
   multiPageLostNotifications,
   cursorCycle,
   malformedListPage,

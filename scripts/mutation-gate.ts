@@ -71,6 +71,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // the first); 10450, a catalog skipped a TOMBSTONE_PENDING resource with a read in flight (core/scan.ts reconcileTombstones).
   ['era-both', 2402, 1],
   ['era-both', 10450, 1],
+  // read answers broken by construction (sim/actors/malformed-reads.ts; core/protocol.ts interpretRead): a quarter of
+  // the reads, a kind drawn each time, so [0, 3) serves every kind; an accept from one fails malformed_read_accepted,
+  // taking another resource's item fails uri_confusion.
+  ['malformed-read-response', 0, 3],
 ]
 
 const rootSeed = 1;

@@ -13,11 +13,18 @@ import type { Scenario } from './scenario.js';
 export interface ClaimedFeatures {
   catalogs: boolean;
   crashRecovery: boolean;
+  /**
+   * Judged on the step interface (SPEC §4: a reducer's effects on the pure transport): every reducer client, never
+   * a module client. Its faults test what the core does with protocol input the SDK would not hand a module client
+   * as it was sent (sim/faults.ts scenarioOnlyFaults).
+   */
+  stepInterface: boolean;
 }
 
 const faultsOfFeature: Record<keyof ClaimedFeatures, readonly FaultName[]> = {
   catalogs: ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'no-list-changed-capability', 'malformed-list-page'],
   crashRecovery: ['client-crash'],
+  stepInterface: ['malformed-read-response'],
 };
 
 export interface Applicability {
@@ -62,7 +69,7 @@ export function applicabilityOf(scenario: Scenario, features: ClaimedFeatures): 
  */
 export function reducerClaims(client: ClientUnderTest<any> & { features?: { catalogs?: boolean; crashRecovery?: boolean } }): ClaimedFeatures {
   const recovers = typeof client.durable === 'function' && typeof client.recover === 'function';
-  return { catalogs: client.features?.catalogs === true, crashRecovery: recovers && client.features?.crashRecovery !== false };
+  return { catalogs: client.features?.catalogs === true, crashRecovery: recovers && client.features?.crashRecovery !== false, stepInterface: true };
 }
 
 /** The spec rows that name the faults switched off (empty when everything applies). */
@@ -117,7 +124,7 @@ export function reportApplicability(clientKind: 'module' | 'reducer', claims: Cl
   const judged = clientKind === 'module' ? invariants.filter((name) => (moduleJudgedInvariants as readonly string[]).includes(name)) : [...invariants];
   return {
     clientKind,
-    claims: { catalogs: claims.catalogs, crashRecovery: claims.crashRecovery },
+    claims: { catalogs: claims.catalogs, crashRecovery: claims.crashRecovery, stepInterface: claims.stepInterface },
     notApplicable: applicability.notApplicable.map((entry) => ({ ...entry })),
     invariantsJudged: judged,
     invariantsNotJudged: invariants.filter((name) => !judged.includes(name)),
@@ -129,5 +136,8 @@ export function reportApplicability(clientKind: 'module' | 'reducer', claims: Cl
  * switched off (merge and report verification rebuild the verdict with it).
  */
 export function judgedScenario(scenario: Scenario, applicability: ReportApplicability | undefined): Scenario {
-  return applicability === undefined ? scenario : applicabilityOf(scenario, applicability.claims).scenario;
+  if (applicability === undefined) return scenario;
+  // Reports written before `stepInterface` existed: a reducer report is judged on the step interface, a module's not.
+  const claims = { ...applicability.claims, stepInterface: applicability.claims.stepInterface ?? applicability.clientKind === 'reducer' };
+  return applicabilityOf(scenario, claims).scenario;
 }

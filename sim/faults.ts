@@ -44,6 +44,7 @@ export const faultNames = [
   'listen-out-of-filter',
   'listen-stream-closed',
   'malformed-list-page',
+  'malformed-read-response',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -94,13 +95,23 @@ export const faultDescriptions: Record<FaultName, string> = {
   'listen-out-of-filter': "2026-07-28: an updated notification tagged with a live listen's id for a URI outside that listen's acknowledged filter",
   'listen-stream-closed': '2026-07-28: the server closes a listen stream without its result (remote end: notifications/cancelled of the listen id); no more updates on it',
   'malformed-list-page': 'a resources/list page that breaks the schema: `resources` not an array, an entry without a string uri, or a non-string nextCursor',
+  'malformed-read-response':
+    "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType) or names another resource's item",
 };
 
 /** The faults that only fire on 2026-07-28 connections. */
 export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
 // ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)
-/** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last, is drawn only with discovery). */
-export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault));
+/**
+ * Faults only their own scenario makes, never a swarm: malformed-read-response is judged on the step interface
+ * (a reducer on the pure transport, sim/applicability.ts `stepInterface`). Over the SDK an answer that breaks the
+ * JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout, which the 2025-11-25 core
+ * does not bound (its reads have no deadline; 2026-07-28 reads have readReissueMs), so the swarms, which the SDK
+ * transport and module clients also run, do not draw it yet.
+ */
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response'];
+/** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last of it, is drawn only with discovery). */
+export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
 
 export interface Ratio {
   numerator: number;

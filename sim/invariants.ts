@@ -32,6 +32,8 @@ export const safetyInvariants = [
   'catalog_hint_narrowed',
   // SPEC §3.3, §3.4: a read answer fenced off still leaves a receipt or an audit (sim/checkers/answers.ts)
   'answer_unrecorded',
+  // SPEC §11: a read answer that breaks the schema is a typed rejection (sim/checkers/answers.ts)
+  'malformed_read_accepted',
   // SPEC §3.5: no resources/subscribe or unsubscribe where the server offers none (sim/checkers/offered.ts)
   'request_not_offered',
   'reappeared_reread',
@@ -79,6 +81,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   refused_fresh: 'the client refused (or answered with nothing) a serve of content that was, by ground truth, current, authorized for that subject and well within its lease and staleness bound, read on the current session with no update, not-found, crash or session change since',
   catalog_hint_narrowed: '2026-07-28: a catalog was published with a shorter ttlMs, or as private, than every page of every pass it can rest on (the aggregate is the shortest page TTL, and private only when a page was)',
   answer_unrecorded: 'the client received the answer (content or not-found) to a read it sent on the current session and left no record of it: no version accepted, no tombstone, no stale receipt, no audit, no rejection',
+  malformed_read_accepted: 'the client accepted content, or pended a tombstone, from a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType): SPEC §11 makes it a typed rejection',
   request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither: a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection',
   reappeared_reread: 'a wanted resource the client held tombstoned, which the truth had re-created, was listed by two catalogs and the client sent no read of it since the re-creation (a URI that reappears is re-read)',
   proven_withheld: 'a list pass the client received in full was served from one real snapshot under the negotiated snapshot ID, and the client did not publish it as SNAPSHOT_PROVEN in that step',
@@ -117,7 +120,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'server-subscriptions': ['server_subscription_kept'],
   'staleness-bound': ['served_beyond_bound'],
   availability: ['refused_fresh'],
-  answers: ['answer_unrecorded'],
+  answers: ['answer_unrecorded', 'malformed_read_accepted'],
   offered: ['request_not_offered'],
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],

@@ -55,6 +55,7 @@ const goldenTraceHashes: Record<string, number> = {
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0xb250b93d,
   'malformed-list-page': 0xd042192c, // with the deletion branch's final deletes in plans with discovery
+  'malformed-read-response': 0xfd765dc6, // read answers broken by construction (sim/actors/malformed-reads.ts)
   'multi-page-lost-notifications': 0x30fae15f,
   'no-subscribe-capability': 0x243a432b,
   'old-session-notification': 0x8b6b0d51,

@@ -5,6 +5,10 @@
  * (§3.3 "otherwise it emits a stale receipt"), a `STALE_AFTER_CLOSE` audit (§3.4), another audit, or a
  * protocol rejection. A step answering such a read with none of these dropped the answer silently.
  *
+ * And `malformed_read_accepted` (SPEC §11): an answer the server broke by construction (malformed-read-response,
+ * sim/actors/malformed-reads.ts) is a typed rejection; the step answering it accepts no version and pends no
+ * tombstone, whatever session it came on.
+ *
  * Judged on the world's own message (it was a read, it was not a permission denial, it came on the session
  * it was sent on, after the last crash), never on what the client says about the request. Only clients of
  * the step interface (SPEC §4, sim/kernel/reducer-driver.ts) are judged: their effects are the vocabulary
@@ -38,6 +42,7 @@ export class AnswerChecker {
 
   /** A step that answered a read (content or not-found, not a permission denial) with `effects`. */
   judgeReadAnswered(effects: readonly ClientEffect[], truth: StepTruth): void {
+    if (truth.malformedRead !== null) this.judgeMalformed(effects, truth, truth.malformedRead);
     if (truth.requestSession !== truth.currentSession || truth.requestSentAtMs < 0 || truth.requestSentAtMs <= this.lastCrashMs) return;
     this.answersJudged++;
     this.sink.checked('answer_unrecorded');
@@ -47,5 +52,16 @@ export class AnswerChecker {
     const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
     const answer = truth.servedExists ? `content v${truth.servedVersion}` : 'not-found';
     this.sink.violate('answer_unrecorded', truth.timeMs, uri, `the answer (${answer}) to a read of ${uri === '' ? 'an unknown URI' : uri} sent at ${truth.requestSentAtMs} ms left no version, tombstone, stale receipt, audit or rejection`);
+  }
+
+  private judgeMalformed(effects: readonly ClientEffect[], truth: StepTruth, kind: string): void {
+    this.sink.checked('malformed_read_accepted');
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
+      if (effect.type !== 'VersionAccepted' && effect.type !== 'TombstonePending') continue;
+      const what = effect.type === 'VersionAccepted' ? `accepted content (read ordinal ${effect.readOrdinal})` : 'pended a tombstone';
+      this.sink.violate('malformed_read_accepted', truth.timeMs, effect.uri, `${what} from a read answer that breaks the schema (${kind}), sent at ${truth.requestSentAtMs} ms`);
+      return;
+    }
   }
 }

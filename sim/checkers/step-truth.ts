@@ -10,4 +10,6 @@ export interface StepTruth {
   servedResource: number;
   servedVersion: number;
   servedExists: boolean;
+  /** The answer broke the schema this way (malformed-read-response), or null. */
+  malformedRead: string | null;
 }

@@ -9,7 +9,7 @@ import { mix32 } from '../prng.js';
 
 /** A fresh, reusable step-truth record. */
 export function newStepTruth(): StepTruth {
-  return { timeMs: 0, cause: 0, currentSession: 0, requestSession: -1, requestSentAtMs: -1, servedResource: -1, servedVersion: 0, servedExists: true };
+  return { timeMs: 0, cause: 0, currentSession: 0, requestSession: -1, requestSentAtMs: -1, servedResource: -1, servedVersion: 0, servedExists: true, malformedRead: null };
 }
 
 /** Fills `truth` for one step at `timeMs` on `currentSession`, answering `response` (null for any other input). */
@@ -22,6 +22,7 @@ export function fillStepTruth(truth: StepTruth, timeMs: number, cause: number, c
   truth.servedResource = response === null ? -1 : response.resource;
   truth.servedVersion = response === null ? 0 : response.version;
   truth.servedExists = response === null ? true : response.exists;
+  truth.malformedRead = response?.malformed ?? null;
   return truth;
 }
 

@@ -12,9 +12,9 @@ import { featuresOf, type ModuleClient } from './contract.js';
 import { runModuleInterleaving } from './module-world.js';
 import { asyncSelfCheck, runAsyncRange, type AsyncInterleaving } from '../sim/sdk-gate.js';
 
-/** `scenario` as it applies to `client` (faults of unclaimed features off). */
+/** `scenario` as it applies to `client` (faults of unclaimed features off, and those of the step interface). */
 export function moduleApplicability(scenario: Scenario, client: ModuleClient): Applicability {
-  return applicabilityOf(scenario, featuresOf(client));
+  return applicabilityOf(scenario, { ...featuresOf(client), stepInterface: false });
 }
 
 function interleavingOf(scenario: Scenario, client: ModuleClient): AsyncInterleaving {
