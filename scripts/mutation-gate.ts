@@ -71,6 +71,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // the first); 10450, a catalog skipped a TOMBSTONE_PENDING resource with a read in flight (core/scan.ts reconcileTombstones).
   ['era-both', 2402, 1],
   ['era-both', 10450, 1],
+  // notified_unread (sim/checkers/notification-reads.ts), for core/listen.ts, reducer-notifications.ts, duplicates.ts:
+  // 42: an updated while a read is lost on a broken stream and the read deadline was armed late (core/listen.ts
+  // armReadDeadline must bring an armed later deadline forward).
+  ['era2026-broken-stream', 42, 1],
 ]
 
 const rootSeed = 1;
