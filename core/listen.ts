@@ -37,12 +37,6 @@ const none: ListenRoute = { type: 'none' };
 
 export { listenOf };
 
-/** Is the URI watched: its listen is live and was acknowledged with a filter holding it? */
-export function isWatched(d: Draft, uri: string): boolean {
-  const sub = d.subscription(uri);
-  return sub !== undefined && isLive(sub.state) && sub.state !== 'SUBSCRIBING' && listenOf(d, uri) !== undefined;
-}
-
 /** The client ends the URI's listen (local close, narrowed ack, ack timeout): `notifications/cancelled`. */
 export function cancelListen(d: Draft, uri: string): void {
   const listen = listenOf(d, uri);
@@ -193,13 +187,17 @@ function forgetAbandoned(d: Draft, uri: string): void {
 }
 
 /**
- * Arms the read deadline of a URI (unless armed): at its oldest current read's deadline, or when its oldest
- * abandoned read is forgotten. A current read counts only while onReadDeadline would re-issue it (READ_PENDING
- * or TOMBSTONE_PENDING): the reads left in flight by a closed subscription would otherwise re-arm the timer
- * every millisecond, each firing doing nothing, until their answers came or the connection ended.
+ * Arms the read deadline of a URI (unless armed as early or earlier): at its oldest current read's deadline, or
+ * when its oldest abandoned read is forgotten. A current read counts only while onReadDeadline would re-issue it
+ * (READ_PENDING or TOMBSTONE_PENDING): the reads left in flight by a closed subscription would otherwise re-arm
+ * the timer every millisecond, each firing doing nothing, until their answers came or the connection ended.
+ * A later deadline armed before (an abandoned read's, armed while ACTIVE) is brought forward: a read sent after
+ * it, if lost, would otherwise wait for that one (notified_unread: era2026-broken-stream 42, an updated at 6,894 ms
+ * read only at 12,039 ms).
  */
 function armReadDeadline(d: Draft, uri: string): void {
-  if (d.timerDeadline('hedge', uri) !== -1) return;
+  const armedMs = d.timerDeadline('hedge', uri);
+  if (armedMs !== -1 && armedMs <= d.nowMs + 1) return;
   const sub = d.subscription(uri);
   const keptMs = abandonedKeptMs(d);
   const reissueMs = readReissueMs(d.config);
@@ -211,7 +209,9 @@ function armReadDeadline(d: Draft, uri: string): void {
     const dueMs = request.abandoned === true ? request.sentAtMs + keptMs : request.subscriptionGeneration === reissuedGeneration ? request.sentAtMs + reissueMs : Number.POSITIVE_INFINITY;
     if (dueMs < deadlineMs) deadlineMs = dueMs;
   }
-  if (deadlineMs !== Number.POSITIVE_INFINITY) d.armTimer('hedge', uri, Math.max(deadlineMs, d.nowMs + 1));
+  if (deadlineMs === Number.POSITIVE_INFINITY) return;
+  const atMs = Math.max(deadlineMs, d.nowMs + 1);
+  if (armedMs === -1 || atMs < armedMs) d.armTimer('hedge', uri, atMs);
 }
 
 /**

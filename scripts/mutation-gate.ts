@@ -75,6 +75,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // the reads, a kind drawn each time, so [0, 3) serves every kind; an accept from one fails malformed_read_accepted,
   // taking another resource's item fails uri_confusion.
   ['malformed-read-response', 0, 3],
+  // notified_unread (sim/checkers/notification-reads.ts), for core/listen.ts, reducer-notifications.ts, duplicates.ts:
+  // 42: an updated while a read is lost on a broken stream and the read deadline was armed late (core/listen.ts
+  // armReadDeadline must bring an armed later deadline forward).
+  ['era2026-broken-stream', 42, 1],
 ]
 
 const rootSeed = 1;

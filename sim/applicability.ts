@@ -104,6 +104,7 @@ export const moduleJudgedInvariants = [
   'scope_isolation',
   'convergence_60s',
   'healed_convergence',
+  'notified_unread',
 ] as const;
 
 /** What report.json says about the client under test (absent for registry clients: everything applies). */

@@ -30,6 +30,7 @@ import { ServingChecker } from './checkers/serving.js';
 import { SessionChecker } from './checkers/sessions.js';
 import { UriChecker } from './checkers/uris.js';
 import { VersionChecker } from './checkers/versions.js';
+import { NotificationReadChecker } from './checkers/notification-reads.js';
 import { OracleAccounts } from './oracle-accounts.js';
 
 export class OracleCheckers extends OracleAccounts {
@@ -59,6 +60,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly availability: AvailabilityChecker;
   readonly answers: AnswerChecker;
   readonly offered: OfferedRequestChecker;
+  readonly notifiedReads: NotificationReadChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   protected readonly content: ContentRegistry;
@@ -91,6 +93,7 @@ export class OracleCheckers extends OracleAccounts {
     this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
     this.answers = new AnswerChecker(this, uris);
     this.offered = new OfferedRequestChecker(this);
+    this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
   }
 
   get notificationReads(): number {

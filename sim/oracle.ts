@@ -43,6 +43,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'notified':
         this.onNotificationDelivered(event.resource, event.version, event.current);
+        this.notifiedReads.onNotified(event.resource, event.version, event.current);
         if (event.current) this.availability.onNotified(event.resource);
         break;
       case 'revoked':
@@ -78,6 +79,9 @@ export class Oracle extends OracleCheckers {
       case 'crashed':
         this.onCrash(event.timeMs);
         break;
+      case 'session-ended':
+        this.notifiedReads.onSessionEnded();
+        break;
       case 'era2026':
         this.era2026Watch.onEra(event.generation);
         break;
@@ -88,9 +92,11 @@ export class Oracle extends OracleCheckers {
         break;
       case 'listen-ended':
         this.availability.era2026.onListenEnding(event.listenId);
+        this.notifiedReads.onListenEnding(event.listenId);
         this.era2026Watch.onEnded(event.listenId);
         break;
       case 'listen-updated':
+        if (this.era2026Serving.notification.isBinding(event.generation, event.listenId, event.resource)) this.notifiedReads.onBinding(event.resource);
         this.era2026Serving.notification.onUpdated(event.generation, event.listenId, event.resource, event.version);
         break;
       case 'cache-hint':
@@ -117,6 +123,7 @@ export class Oracle extends OracleCheckers {
     this.reappearance.onSubscribed(resource);
     this.serverSubscriptions.onWanted(resource, timeMs);
     this.availability.onSubscribed(resource, timeMs);
+    this.notifiedReads.onSubscribed(resource);
   }
 
   onUnsubscribeCommand(resource: number, timeMs: number): void {
@@ -126,6 +133,7 @@ export class Oracle extends OracleCheckers {
     this.reappearance.onUnsubscribed(resource);
     this.serverSubscriptions.onGivenUp(resource, timeMs);
     this.availability.onUnsubscribed(resource);
+    this.notifiedReads.onUnsubscribed(resource);
   }
 
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
@@ -149,6 +157,7 @@ export class Oracle extends OracleCheckers {
     this.convergence.onRevoked(resource);
     this.deletion.onRevoked(resource);
     this.reappearance.onRevoked(resource);
+    this.notifiedReads.onRevoked(resource);
   }
 
   /** The client crashed and restarted at `timeMs`. */
@@ -158,11 +167,13 @@ export class Oracle extends OracleCheckers {
     this.answers.onCrash(timeMs);
     this.reappearance.onCrash();
     this.catalogDecisions.onCrash();
+    this.notifiedReads.onCrash();
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
     const checks = this.checks;
     this.reappearance.onStep(truth);
+    this.notifiedReads.beginStep(truth);
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
     if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) {
@@ -177,6 +188,7 @@ export class Oracle extends OracleCheckers {
     }
     this.availability.afterStep(effects, truth);
     this.catalogDecisions.afterStep(truth.timeMs, truth.currentSession);
+    this.notifiedReads.afterStep(truth.timeMs);
   }
 
   private judgeEffect(effect: ClientEffect, truth: StepTruth): void {
@@ -187,6 +199,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'ListenCancelled':
         this.availability.era2026.onListenEnding(effect.requestId);
+        this.notifiedReads.onListenEnding(effect.requestId);
         this.era2026Watch.onEnded(effect.requestId);
         break;
       case 'RequestSent':
@@ -195,6 +208,7 @@ export class Oracle extends OracleCheckers {
         if (effect.method !== 'resources/read') break;
         this.amplification.onRead(truth.cause);
         this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
+        this.notifiedReads.onReadSent(this.resourceOf(effect.uri));
         if (truth.cause === causeOldNotification) this.sessions.violateCause(truth, effect.uri, `read of ${effect.uri} issued because of an old session's notification`);
         break;
       case 'VersionAccepted':
@@ -325,6 +339,7 @@ export class Oracle extends OracleCheckers {
     this.convergence.finish(endMs);
     this.deletion.finish(endMs);
     this.reappearance.finish(endMs);
+    this.notifiedReads.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
     this.checks[invariantIndex.healed_deletion] = this.deletion.deletionsJudged;

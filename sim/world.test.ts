@@ -44,10 +44,10 @@ const goldenTraceHashes: Record<string, number> = {
   'cursor-cycle': 0x3aba6db4,
   'duplicate-storm': 0x6aa5ea74,
   'era-both': 0xd1b08cd4, // the swarms draw malformed-list-page (with discovery)
-  'era2026-broken-stream': 0x6af52a9f,
+  'era2026-broken-stream': 0x251cc214,
   'era2026-listing': 0x41d6c14b,
   'era2026-partitions': 0x613f683b,
-  'era2026-swarm': 0xb3c056c5,
+  'era2026-swarm': 0xfd6079d7,
   'era2026-tags': 0xb49f5ec1,
   'forged-snapshot-id': 0x5fca8430,
   'interop-v1-client-v2-server': 0x53043f76, // the pure run of an interop pair (it is gated only with --transport sdk)

@@ -30,6 +30,7 @@ export function faultTick(world: WorldHost): void {
 function disconnect(world: WorldHost, restart: boolean): void {
   const session = world.session!;
   session.alive = false;
+  world.observe({ kind: 'session-ended', timeMs: world.nowMs });
   releaseSession(world, session);
   if (restart) world.server.restarts++;
   world.timeline?.note(world.nowMs, restart ? `server restart: session ${session.generation} and its subscriptions are gone` : `disconnect: session ${session.generation} ends`);

@@ -31,9 +31,14 @@ export class NotificationChecker {
     else if (!resources.includes(resource)) resources.push(resource);
   }
 
+  /** Is a tagged `updated` of listen `listenId` for `resource` on connection `generation` binding: of a live listen acknowledged with the resource it asked for? */
+  isBinding(generation: number, listenId: number, resource: number): boolean {
+    return this.requested.get(listenId)?.includes(resource) === true && this.watch.isLiveListen(listenId, generation, resource);
+  }
+
   /** A tagged `updated` of listen `listenId` reached the client on connection `generation`. */
   onUpdated(generation: number, listenId: number, resource: number, version: number): void {
-    if (this.requested.get(listenId)?.includes(resource) !== true || !this.watch.isLiveListen(listenId, generation, resource)) return;
+    if (!this.isBinding(generation, listenId, resource)) return;
     if (version > this.floor[resource]!) this.floor[resource] = version;
   }
 

@@ -32,6 +32,8 @@ export type TruthEvent =
   | { kind: 'list-changed'; timeMs: number }
   /** The server's current session started or stopped holding a subscription of the resource (server state, not the client's claim). */
   | { kind: 'server-held'; resource: number; held: boolean; timeMs: number }
+  /** The current session ended (disconnect or server restart; a crash is 'crashed'): the client reconnects as a new one. */
+  | { kind: 'session-ended'; timeMs: number }
   /** The client crashed and restarted. */
   | { kind: 'crashed'; timeMs: number }
   /** 2026-07-28: connection `generation` speaks that era; an ack holding `resource` reached the client; a listen ended. */

@@ -1,0 +1,79 @@
+/**
+ * notified_unread (sim/checkers/notification-reads.ts) with hand-built truth and effects: an updated of the current
+ * session for a wanted resource owes a read sent at or after it within notifiedReadBoundMs; a read already sent
+ * before does not count; a pulse with no news (a copy, or an older version) ends the 2025 obligations; a session
+ * end, an unsubscribe or a crash owe nothing.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ClientEffect } from '../../core/types.js';
+import { Oracle, invariantIndex } from '../oracle.js';
+import { truth } from '../../test/oracle-steps.js';
+import { judges2025, notifiedReadBoundMs } from './notification-reads.js';
+
+const uriA = 'test://static/resource/1';
+const uriB = 'test://static/resource/2';
+const read = (requestId: number, uri = uriA): ClientEffect => ({ type: 'RequestSent', requestId, sessionGeneration: 1, method: 'resources/read', uri, reason: 'notification', readOrdinal: requestId });
+
+let oracle: Oracle;
+const violated = (): number => oracle.counts[invariantIndex.notified_unread]!;
+const judged = (): number => oracle.checks[invariantIndex.notified_unread]!;
+
+/** An updated of A at version `version` reaches the client at `timeMs` (its step: `effects`). */
+function notified(timeMs: number, version: number, effects: ClientEffect[] = [], resource = 0): void {
+  oracle.observe({ kind: 'notified', resource, version, current: true });
+  oracle.judge(effects, truth({ timeMs }));
+}
+
+beforeEach(() => {
+  oracle = new Oracle([uriA, uriB], 1);
+  oracle.onSubscribeCommand(0, 0);
+  oracle.onSubscribeCommand(1, 0);
+  oracle.judge([], truth({ timeMs: 1 }));
+});
+
+describe.runIf(judges2025)('notified_unread (2025-11-25)', () => {
+  it('a read in the step of the notification passes, and is counted as judged', () => {
+    notified(1_000, 2, [read(1)]);
+    oracle.finish(60_000);
+    expect([violated(), judged()]).toEqual([0, 1]);
+  });
+
+  it('a follow-up read within the bound passes; none fails right after the bound (a read sent before it does not count)', () => {
+    oracle.judge([read(1)], truth({ timeMs: 900 }));
+    notified(1_000, 2);
+    oracle.judge([read(2)], truth({ timeMs: 1_000 + notifiedReadBoundMs }));
+    expect(violated()).toBe(0);
+    notified(10_000, 3);
+    oracle.judge([], truth({ timeMs: 10_000 + notifiedReadBoundMs }));
+    expect(violated()).toBe(0);
+    oracle.judge([], truth({ timeMs: 10_001 + notifiedReadBoundMs }));
+    expect(violated()).toBe(1);
+    expect(oracle.violations.find((violation) => violation.invariant === 'notified_unread')).toMatchObject({ uri: uriA });
+  });
+
+  it('a read of another resource does not pay for it; unread pulses are judged at the end of the run', () => {
+    notified(1_000, 2, [read(1, uriB)]);
+    oracle.finish(1_000 + notifiedReadBoundMs + 1);
+    expect(violated()).toBe(1);
+  });
+
+  it('2025-11-25: after a pulse with no news (a copy or an older version) nothing more is owed', () => {
+    notified(1_000, 3, [read(1)]);
+    notified(1_100, 2, [read(2)]);
+    notified(2_000, 4);
+    oracle.finish(60_000);
+    expect([violated(), judged()]).toEqual([0, 1]);
+  });
+
+  it('a session end, an unsubscribe or a crash releases what was owed', () => {
+    notified(1_000, 2);
+    oracle.observe({ kind: 'session-ended', timeMs: 1_100 });
+    notified(2_000, 1, [], 1);
+    oracle.onUnsubscribeCommand(1, 2_100);
+    oracle.judge([], truth({ timeMs: 2_100 }));
+    notified(3_000, 3);
+    oracle.observe({ kind: 'crashed', timeMs: 3_100 });
+    oracle.finish(60_000);
+    expect([violated(), judged()]).toEqual([0, 3]);
+  });
+});

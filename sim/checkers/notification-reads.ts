@@ -1,0 +1,177 @@
+/**
+ * `notified_unread` (SPEC §3.3 coalescing, MCP-2026-NOTES C4): an update notification is news the client must
+ * read. When one reaches the client on its current connection for a resource the application wants, the
+ * client sends a `resources/read` of it at or after that delivery within `notifiedReadBoundMs` (a read already
+ * in flight when it arrived does not count: it may have been answered before the change). SPEC §3.3 lets
+ * pulses coalesce (dirty while a read is in flight, one follow-up read when it settles; a debounce of at most
+ * debounceMsMax), never vanish; the bound is far above those and below the reconciliation period, so a pulse
+ * read only by the next reconciliation or lease read is judged.
+ *
+ * Which deliveries oblige, from the truth stream only:
+ * - 2025-11-25: every `updated` of the current session, until the server delivers one with no news: a version of
+ *   that resource already delivered, or an older one (a copy, or a pulse overtaken by a later one: the client
+ *   cannot tell them apart, a 2025 `updated` carries only the URI). From then on a client may coalesce pulses
+ *   into a window of reads (core/duplicates.ts), which can hide a real change until reconciliation; nothing is
+ *   owed after that. (swarm 4771: reorders taught the reference to coalesce, rightly so.)
+ * - 2026-07-28: the binding `updated` (read_your_notification's: of the live listen acknowledged with the
+ *   resource it asked for); those a client may rightly ignore (before the ack, wrong or missing id, outside
+ *   the filter, after the end) owe nothing. Copies do not excuse: no rule lets a 2026 client skip one.
+ * An obligation ends without a read when its reason goes: the application unsubscribes, the subject loses
+ * access, the connection changes, the client crashes, or (2026) the listen holding the resource ends (the
+ * re-read after the next ack covers it).
+ */
+import type { CheckingSink } from './sink.js';
+import type { StepTruth } from './step-truth.js';
+import type { WatchChecker } from './era2026-watch.js';
+
+/**
+ * 2025-11-25 judging is off: the reference learns "this server duplicates" from notification reads that bring no
+ * news, which a burst of writes racing a read also makes, and then coalesces real changes on a server that never
+ * duplicated nor reordered (malformed-list-page, scenario test seed 92073642: a deletion notified at 13,148 ms
+ * never read within the bound). Turn it on once core/duplicates.ts cannot learn from such races.
+ */
+export const judges2025 = false;
+
+/** A notified resource must be read within this long of the delivery (the reference: at once, or within readHedgeMs / debounceMsMax). */
+export const notifiedReadBoundMs = 5_000;
+
+const none = -1;
+
+export class NotificationReadChecker {
+  /** Per resource: when the oldest delivery not yet followed by a read reached the client (-1: nothing owed). */
+  private readonly owedSinceMs: Float64Array;
+  private readonly wanted: Uint8Array;
+  private readonly revoked: Uint8Array;
+  /** 2025-11-25: the highest version of each resource delivered on the current session (0: none). */
+  private readonly delivered: Int32Array;
+  /** Deliveries observed before the step that handles them: [resource, version] pairs (2025), resources (2026 binding). */
+  private readonly pendingUpdated: number[] = [];
+  private readonly pendingBinding: number[] = [];
+  private duplicatesSeen = false;
+  private session = none;
+  private owedCount = 0;
+  private earliestDeadlineMs = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly sink: CheckingSink,
+    private readonly uris: readonly string[],
+    private readonly watch: WatchChecker,
+  ) {
+    this.owedSinceMs = new Float64Array(uris.length).fill(none);
+    this.wanted = new Uint8Array(uris.length);
+    this.revoked = new Uint8Array(uris.length);
+    this.delivered = new Int32Array(uris.length);
+  }
+
+  onSubscribed(resource: number): void {
+    this.wanted[resource] = 1;
+  }
+
+  onUnsubscribed(resource: number): void {
+    this.wanted[resource] = 0;
+    this.release(resource);
+  }
+
+  onRevoked(resource: number): void {
+    this.revoked[resource] = 1;
+    this.release(resource);
+  }
+
+  onCrash(): void {
+    this.releaseAll();
+  }
+
+  /** The session ended (disconnect, server restart): the client re-subscribes and reads on the next one. */
+  onSessionEnded(): void {
+    this.releaseAll();
+  }
+
+  /** An `updated` reached the client (any era; 2026 ones are taken from onBinding instead). */
+  onNotified(resource: number, version: number, current: boolean): void {
+    if (current && resource >= 0) this.pendingUpdated.push(resource, version);
+  }
+
+  /** 2026-07-28: a binding `updated` (era2026-notification.ts isBinding) of `resource` reached the client. */
+  onBinding(resource: number): void {
+    this.pendingBinding.push(resource);
+  }
+
+  /** Listen `listenId` is about to end: the resources it was acknowledged with owe nothing more (the next ack's re-read covers them). */
+  onListenEnding(listenId: number): void {
+    for (const resource of this.watch.resourcesOf(listenId)) this.release(resource);
+  }
+
+  /** A step begins: the deliveries observed before it are owed from its time. */
+  beginStep(truth: StepTruth): void {
+    if (truth.currentSession !== this.session) {
+      this.session = truth.currentSession;
+      this.releaseAll();
+      this.delivered.fill(0);
+    }
+    if (this.pendingUpdated.length === 0 && this.pendingBinding.length === 0) return;
+    if (this.watch.isEra(truth.currentSession)) {
+      for (const resource of this.pendingBinding) this.owe(resource, truth.timeMs);
+    } else if (judges2025) {
+      const pending = this.pendingUpdated;
+      for (let index = 0; index < pending.length; index += 2) this.onUpdated2025(pending[index]!, pending[index + 1]!, truth.timeMs);
+    }
+    this.pendingUpdated.length = 0;
+    this.pendingBinding.length = 0;
+  }
+
+  private onUpdated2025(resource: number, version: number, timeMs: number): void {
+    if (version <= this.delivered[resource]!) this.duplicatesSeen = true;
+    else this.delivered[resource] = version;
+    if (!this.duplicatesSeen) this.owe(resource, timeMs);
+  }
+
+  /** The client sent a resources/read of `resource` (in a step at or after every delivery owed so far). */
+  onReadSent(resource: number): void {
+    if (resource >= 0) this.release(resource);
+  }
+
+  /** After each step: obligations past their bound are violations. */
+  afterStep(timeMs: number): void {
+    if (this.owedCount > 0 && timeMs > this.earliestDeadlineMs) this.judgeDue(timeMs);
+  }
+
+  finish(endMs: number): void {
+    if (this.owedCount > 0) this.judgeDue(endMs);
+  }
+
+  private owe(resource: number, timeMs: number): void {
+    if (resource < 0 || this.wanted[resource] === 0 || this.revoked[resource] === 1 || this.owedSinceMs[resource]! !== none) return;
+    this.sink.checked('notified_unread');
+    this.owedSinceMs[resource] = timeMs;
+    this.owedCount++;
+    const deadlineMs = timeMs + notifiedReadBoundMs;
+    if (deadlineMs < this.earliestDeadlineMs) this.earliestDeadlineMs = deadlineMs;
+  }
+
+  private release(resource: number): void {
+    if (this.owedSinceMs[resource]! === none) return;
+    this.owedSinceMs[resource] = none;
+    this.owedCount--;
+    if (this.owedCount === 0) this.earliestDeadlineMs = Number.POSITIVE_INFINITY;
+  }
+
+  private releaseAll(): void {
+    if (this.owedCount === 0) return;
+    this.owedSinceMs.fill(none);
+    this.owedCount = 0;
+    this.earliestDeadlineMs = Number.POSITIVE_INFINITY;
+  }
+
+  private judgeDue(timeMs: number): void {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (let resource = 0; resource < this.owedSinceMs.length; resource++) {
+      const sinceMs = this.owedSinceMs[resource]!;
+      if (sinceMs === none) continue;
+      if (sinceMs + notifiedReadBoundMs < timeMs) {
+        this.sink.violate('notified_unread', timeMs, this.uris[resource]!, `an updated of ${this.uris[resource]} reached the client at ${sinceMs} ms and no read of it followed within ${notifiedReadBoundMs} ms`);
+        this.release(resource);
+      } else if (sinceMs + notifiedReadBoundMs < earliest) earliest = sinceMs + notifiedReadBoundMs;
+    }
+    this.earliestDeadlineMs = earliest;
+  }
+}
