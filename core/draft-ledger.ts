@@ -23,6 +23,7 @@ export const idleUri: UriVolatile = Object.freeze({
   leaseUntilMs: -1,
   confirmAfterOrdinal: -1,
   notFoundEvidenceMs: -1,
+  answeredAtMs: -1,
 });
 
 export class DraftLedger {

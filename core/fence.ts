@@ -11,7 +11,7 @@
 import { contentDigest } from './digest.js';
 import { transition } from './transitions.js';
 import { isRevoked, renewLease, writeDeletion, writeLineage } from './authorization.js';
-import { learnFromNotificationRead } from './duplicates.js';
+import { learnFromNotificationRead, raceWithAnswer } from './duplicates.js';
 import type { Draft, InflightRequest } from './state.js';
 import type { ReadContent } from './protocol.js';
 import type { ReadReason, ResourceSubscriptionRecord, StaleReason, SubscriptionState, TransitionEvent } from './types.js';
@@ -137,7 +137,7 @@ export function acceptResourceVersion(d: Draft, requestId: number, request: Infl
   }
   const digest = contentDigest(content.text, content.encoding);
   const sub = d.mutableSubscription(request.uri);
-  if (request.reason === 'notification') learnFromNotificationRead(d, sub.lastAcceptedDigest === digest);
+  if (request.reason === 'notification') learnFromNotificationRead(d, sub.lastAcceptedDigest === digest, raceWithAnswer(request.sentAtMs, d.uriState(request.uri).answeredAtMs));
   const watermarkBefore = sub.lastAcceptedOrdinal;
   sub.lastAcceptedOrdinal = request.readOrdinal;
   sub.lastAcceptedDigest = digest;

@@ -216,13 +216,15 @@ function armReadDeadline(d: Draft, uri: string): void {
 
 /**
  * After a 2026-07-28 step: every URI this step touched (sent a read for, settled one, moved) that has reads
- * in flight, current or abandoned, has its read deadline armed.
+ * in flight, current or abandoned, has its read deadline armed. An audit touches nothing: a step that only
+ * audits (a notification with a wrong or missing listen id) arms no timer.
  */
 export function armReadDeadlines(d: Draft): void {
   const count = d.effects.length;
   let previous = '';
   for (let index = 0; index < count; index++) {
     const effect = d.effects[index]!;
+    if (effect.type === 'AuditWritten') continue;
     const uri = 'uri' in effect && typeof effect.uri === 'string' ? effect.uri : '';
     if (uri === '' || uri === previous) continue;
     previous = uri;

@@ -50,6 +50,7 @@ function onReadResponse(d: Draft, requestId: number, request: InflightRequest, o
   else if (read.type === 'not-found') acceptNotFound(d, requestId, request, verdict);
   else if (read.type === 'rejected') d.emit({ type: 'ProtocolRejected', rejection: read.rejection });
   else if (read.code === permissionDeniedCode) learnRevocation(d, request.uri, sub!.subject, 'read');
+  d.setAnsweredAt(request.uri, d.nowMs);
   settleReads(d, request.uri);
 }
 

@@ -73,6 +73,8 @@ export interface UriVolatile {
    * catalog that still lacks the URI and whose first pass began after this time.
    */
   notFoundEvidenceMs: number;
+  /** When the latest answer to a read of this URI arrived, or -1 (duplicates.ts: a pulse soon after may be a race, not a copy). */
+  answeredAtMs: number;
 }
 
 export interface Volatile {
@@ -89,6 +91,8 @@ export interface Volatile {
    */
   notificationReads: number;
   unchangedReads: number;
+  /** Of those, the ones not sent within pulseRaceMs of an answer (duplicates.ts: only they can teach that the server duplicates). */
+  clearUnchangedReads: number;
   /** Pulses a read covers inside its debounce window on a server seen to duplicate; 0 until then (duplicates.ts). */
   pulseCredits: number;
 }
@@ -116,7 +120,7 @@ export function emptyLedger(): Ledger {
 }
 
 export function emptyVolatile(): Volatile {
-  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null, notificationReads: 0, unchangedReads: 0, pulseCredits: 0 };
+  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null, notificationReads: 0, unchangedReads: 0, clearUnchangedReads: 0, pulseCredits: 0 };
 }
 
 export function initialState(config: ClientConfig): CoreState {

@@ -28,7 +28,7 @@ export class Draft extends DraftLedger {
   mutableVolatile(): Volatile {
     if (!this.volatileOwned) {
       const v = this.volatile;
-      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, scanCursor: v.scanCursor, notificationReads: v.notificationReads, unchangedReads: v.unchangedReads, pulseCredits: v.pulseCredits };
+      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, scanCursor: v.scanCursor, notificationReads: v.notificationReads, unchangedReads: v.unchangedReads, clearUnchangedReads: v.clearUnchangedReads, pulseCredits: v.pulseCredits };
       this.volatileOwned = true;
     }
     return this.volatile;
@@ -59,6 +59,7 @@ export class Draft extends DraftLedger {
       leaseUntilMs: current.leaseUntilMs,
       confirmAfterOrdinal: current.confirmAfterOrdinal,
       notFoundEvidenceMs: current.notFoundEvidenceMs,
+      answeredAtMs: current.answeredAtMs,
     };
     volatile.uris[uri] = copy;
     this.own(copy);
@@ -120,6 +121,11 @@ export class Draft extends DraftLedger {
     const state = this.mutableUri(uri);
     state.creditWindowMs = windowMs;
     state.creditPulses = pulses;
+  }
+
+  /** An answer to a read of the URI arrived now (duplicates.ts). */
+  setAnsweredAt(uri: string, atMs: number): void {
+    if (this.uriState(uri).answeredAtMs !== atMs) this.mutableUri(uri).answeredAtMs = atMs;
   }
 
   /** Sets the deletion-confirmation progress of a URI; (-1, -1) voids it. */

@@ -25,12 +25,13 @@ import type { StepTruth } from './step-truth.js';
 import type { WatchChecker } from './era2026-watch.js';
 
 /**
- * 2025-11-25 judging is off: the reference learns "this server duplicates" from notification reads that bring no
- * news, which a burst of writes racing a read also makes, and then coalesces real changes on a server that never
- * duplicated nor reordered (malformed-list-page, scenario test seed 92073642: a deletion notified at 13,148 ms
- * never read within the bound). Turn it on once core/duplicates.ts cannot learn from such races.
+ * 2025-11-25 connections are judged too (until a pulse with no news is delivered). When this checker was written the
+ * reference learned "this server duplicates" from no-news reads that a burst of writes racing a read also makes,
+ * then coalesced real changes on a server that never duplicated (malformed-list-page, scenario test seed 92073642:
+ * a deletion notified at 13,148 ms never read within the bound); core/duplicates.ts no longer counts raced reads as
+ * evidence. Kept as a switch so the 2025 half can be turned off again in one place.
  */
-export const judges2025 = false;
+export const judges2025 = true;
 
 /** A notified resource must be read within this long of the delivery (the reference: at once, or within readHedgeMs / debounceMsMax). */
 export const notifiedReadBoundMs = 5_000;
