@@ -42,7 +42,7 @@ const goldenTraceHashes: Record<string, number> = {
   'close-race': 0x8cbc5f13,
   'catalog-review': 0x0f4b6e77,
   'cursor-cycle': 0x3aba6db4,
-  'duplicate-storm': 0x5e6e8332, // core/duplicates.ts: no-news reads sent within pulseRaceMs of an answer are no evidence of duplicates
+  'duplicate-storm': 0xaceed5c0, // core/duplicates.ts: no-news reads sent within pulseRaceMs of an answer are no evidence of duplicates
   'era-both': 0xd1b08cd4, // the swarms draw malformed-list-page (with discovery)
   'era2026-broken-stream': 0xc6cb6153, // core/listen.ts: a step that only audits arms no read deadline (armReadDeadlines skips audits)
   'era2026-listing': 0x41d6c14b,
