@@ -79,6 +79,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // 42: an updated while a read is lost on a broken stream and the read deadline was armed late (core/listen.ts
   // armReadDeadline must bring an armed later deadline forward).
   ['era2026-broken-stream', 42, 1],
+  // 138: the first where a reference that counts raced no-news reads as duplicate evidence (core/duplicates.ts
+  // raceWithAnswer always false) learns duplication on a server that never duplicates and leaves a notified change
+  // unread (notified_unread; 36 of 3,000 such interleavings at root seed 1).
+  ['malformed-list-page', 138, 1],
 ]
 
 const rootSeed = 1;
