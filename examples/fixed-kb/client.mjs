@@ -11,9 +11,13 @@
 //   request look alike), the URI is watched again or the connection changes;
 // - cached text is served only while its last successful read is under 19 s old (the server's 20 s
 //   authorization lease, with a second of margin): through a long outage it serves nothing rather than
-//   content it can no longer vouch for.
+//   content it can no longer vouch for;
+// - a notification, and the content item of a read, are matched to the watched URI by equivalence (RFC 3986
+//   normalisation: `FILE:///a`, `file:///%61` and `file:///./a` name one resource), not by spelling: a
+//   respelled notification is read at once instead of waiting for the periodic re-read.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { sameResource } from 'fencesim';
 
 const debounceMs = 250;
 const rereadEveryMs = 10_000;
@@ -36,6 +40,13 @@ export default {
       return watched.get(uri);
     }
 
+    /** The watched URI that `uri` names, however it is spelled, or undefined. */
+    function watchedAs(uri) {
+      if (watched.has(uri)) return uri;
+      for (const key of watched.keys()) if (sameResource(key, uri)) return key;
+      return undefined;
+    }
+
     async function read(uri) {
       const state = entry(uri);
       if (state === undefined || client === null) return;
@@ -48,11 +59,12 @@ export default {
       const via = client;
       try {
         const result = await via.readResource({ uri });
+        const item = result.contents.find((content) => sameResource(content.uri, uri));
         const now = entry(uri);
-        if (now === state && ordinal > state.kept && ordinal > state.closedAt) {
+        if (item !== undefined && now === state && ordinal > state.kept && ordinal > state.closedAt) {
           state.kept = ordinal;
           state.keptAtMs = Date.now();
-          state.text = result.contents[0]?.text;
+          state.text = item.text;
         }
       } catch (error) {
         const now = entry(uri);
@@ -102,7 +114,8 @@ export default {
       const next = new Client({ name: 'fixed-kb', version: '1.0.0' });
       next.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
         if (next !== client) return; // an old connection's notification
-        scheduleRead(notification.params.uri);
+        const uri = watchedAs(notification.params.uri);
+        if (uri !== undefined) scheduleRead(uri);
       });
       next.onclose = () => {
         if (client === next) client = null;
