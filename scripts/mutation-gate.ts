@@ -71,6 +71,13 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // the first); 10450, a catalog skipped a TOMBSTONE_PENDING resource with a read in flight (core/scan.ts reconcileTombstones).
   ['era-both', 2402, 1],
   ['era-both', 10450, 1],
+  // uri-shapes (scenarios/uri-shapes.ts): the canonicaliser (core/uri.ts, uri-chars.ts) on URIs no other scenario
+  // sends. Its listing takes its passes in turn, no draw: every interleaving lists all 100 spellings twice over a
+  // duplicate pass (a spelling not normalised: unreconciled_catalog), all 110 non-URIs (one accepted:
+  // unreconciled_catalog) and every resource under each of its spellings in ~50 honest passes (a conflation or a
+  // wrong rejection: proven_withheld; a changed canonical form: catalog_untrue), so one interleaving covers the
+  // table; the second adds other draws of the spelled notifications and read results (uri-spelling).
+  ['uri-shapes', 0, 2],
 ]
 
 const rootSeed = 1;
