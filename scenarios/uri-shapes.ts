@@ -9,7 +9,7 @@
  * - `nonUris`: strings that are not URIs (the "URI" production of RFC 3986, with its length bound), each next to a
  *   resource it would be mistaken for once accepted.
  *
- * The listing (sim/actors/listing.ts, `ServerPlan.uriShapes`) lists every resource under a spelling taken in turn
+ * The listing (sim/actors/listing.ts, `ServerPlan.uriShapes`, one page per pass) lists every resource under a spelling taken in turn
  * (a conflation or a rejection of a valid spelling abandons an honest snapshot pass: proven_withheld; a spelling
  * turned into another name fails catalog_untrue), and between those passes serves malformed ones: a resource twice
  * under two spellings in one page (a client that does not see it is one resource publishes: unreconciled_catalog),

@@ -79,7 +79,8 @@ export interface ServerPlan {
  * Listings of the uri-shapes scenario (scenarios/uri-shapes.ts). Passes cycle through `honest`, `duplicate`,
  * `nonUri`, `duplicate`, `nonUri`: an honest pass lists every resource under a spelling taken in turn (its `spellings`, or
  * its own URI); a duplicate pass lists one resource a second time under one of its spellings, next to itself; a
- * nonUri pass lists one of `nonUris` among the resources. Duplicate and nonUri passes are one page, `malformed`.
+ * nonUri pass lists one of `nonUris` among the resources. Every pass is one page; duplicate and nonUri ones are
+ * `malformed`.
  */
 export interface UriShapesListing {
   nonUris: readonly string[];

@@ -27,7 +27,7 @@
  * rest on it).
  * With the plan's `server.uriShapes` (scenario uri-shapes, scenarios/uri-shapes.ts) passes are taken in turn, no
  * draw: an honest pass spells every entry with one of its resource's spellings made by construction (told to the
- * oracle as `spelled`); a `malformed` one-page pass lists one resource twice (itself, then a spelling of it), or one
+ * oracle as `spelled`); every such pass is one page; a `malformed` pass lists one resource twice (itself, then a spelling of it), or one
  * string that is not a URI among the resources (see `UriShapesListing` in sim/plan.ts); in the heal phase only honest
  * passes.
  */
@@ -197,8 +197,9 @@ export class Lister {
       pass.snapshotId = this.token('snap-');
       pass.proof = 'forged-unnegotiated';
     }
+    // uri-shapes passes are one page: a pass abandoned on an early page is never judged, one page is always complete.
     const malformed = pass.shape === 'duplicate' || pass.shape === 'nonUri';
-    const page = this.page(pass, 0, sizeMax, malformed);
+    const page = this.page(pass, 0, sizeMax, pass.shape !== null);
     if (malformed && this.malformUris(pass, page.entries, shapes!)) pass.proof = 'malformed';
     return this.answer(pass, page.entries, page.last ? null : this.nextCursor(pass, page.entries.length));
   }
