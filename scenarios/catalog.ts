@@ -9,6 +9,7 @@ import { defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications } from './discovery.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
+import { uriShapes } from './uri-shapes.js';
 import {
   catalogResources,
   confusableResources,
@@ -283,6 +284,7 @@ export const scenarios: readonly Scenario[] = [
   malformedListPage,
   forgedSnapshotId,
   catalogReview,
+  uriShapes,
   lostUnsubscribeAck,
   lateContentAfterClose,
   oldSessionNotification,

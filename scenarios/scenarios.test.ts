@@ -22,6 +22,11 @@ const rootSeed = 20_241_129;
  * 15 scenarios this is the largest share of this file's time).
  */
 const referenceInterleavings = 200;
+/**
+ * uri-shapes lists 62 resources in ~80 one-page passes per interleaving (about 0.18 s each, 200 took 36-63 s, past
+ * the test timeout under load): 40 here; scenarios/uri-shapes.test.ts and its 10,000-interleaving gate cover it.
+ */
+const interleavingsOf = (scenario: Scenario): number => (scenario.name === 'uri-shapes' ? 40 : referenceInterleavings);
 const catchInterleavingsMax = 2_000;
 const catchChunk = 100;
 
@@ -68,7 +73,8 @@ function referenceRun(scenario: Scenario): ReferenceRun {
   let run = referenceRuns.get(scenario.name);
   if (run === undefined) {
     const { client, census } = censused(referenceClient);
-    const accumulator = runRange(specFor(scenario, client, referenceInterleavings), scenario, client, 0, referenceInterleavings);
+    const interleavings = interleavingsOf(scenario);
+    const accumulator = runRange(specFor(scenario, client, interleavings), scenario, client, 0, interleavings);
     run = { accumulator, census };
     referenceRuns.set(scenario.name, run);
   }
@@ -81,10 +87,10 @@ function firedFaults(accumulator: GateAccumulator): Record<string, number> {
 
 describe('the reference client passes every scenario', () => {
   for (const scenario of scenarios) {
-    it(`${scenario.name}: no safety violation, metrics within the gate, and every "sometimes" fault fired (${referenceInterleavings} interleavings)`, () => {
+    it(`${scenario.name}: no safety violation, metrics within the gate, and every "sometimes" fault fired (${interleavingsOf(scenario)} interleavings)`, () => {
       const { accumulator } = referenceRun(scenario);
       const verdict = verdictOf(accumulator, scenario);
-      expect(accumulator.interleavings).toBe(referenceInterleavings);
+      expect(accumulator.interleavings).toBe(interleavingsOf(scenario));
       expect(accumulator.failures.map((failure) => `#${failure.index} ${failure.invariant}: ${failure.detail}`)).toEqual([]);
       for (const name of safetyInvariants) expect(verdict.counters[name], name).toBe(0);
       expect(verdict.liveness.convergence_60s).toBe(0);

@@ -15,6 +15,15 @@ export type MutationGatePart = readonly [scenario: string, start: number, interl
  * (about 6x slower than plain): about 90 interleavings, 15-20 s per surviving mutant on this shared machine.
  */
 export const mutationGateParts: readonly MutationGatePart[] = [
+  // uri-shapes (scenarios/uri-shapes.ts): the canonicaliser (core/uri.ts, uri-chars.ts) on URIs no other scenario
+  // sends. Its listing takes one-page passes in turn, no draw, so interleaving 0 alone lists each of the 100 spellings
+  // next to its resource (one not normalised: unreconciled_catalog), each of the 110 non-URIs (one accepted:
+  // unreconciled_catalog) and every resource under each of its spellings in ~80 honest passes (a conflation or a wrong
+  // rejection: proven_withheld; a changed canonical form: catalog_untrue), notifications and read results spelled
+  // too (uri-spelling). First in the gate: most mutants of those two files fail only here, and a mutant runs the parts
+  // in order until one fails (placed last, each paid the whole gate first). One interleaving: ~1 s plain, the table's
+  // coverage does not grow with more.
+  ['uri-shapes', 0, 1],
   ['swarm', 0, 12],
   ['era-both', 0, 6],
   // 2026-07-28 alone: its defaults (listen ack timeout, read re-issue) are only reached here (mutation-survivors.mts);

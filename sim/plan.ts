@@ -7,6 +7,11 @@ import type { FaultPlan, Ratio } from './faults.js';
 export interface ResourceSpec {
   uri: string;
   mimeType: string;
+  /**
+   * Equivalent spellings of `uri` made by construction (scenarios/uri-shapes.ts); present: the server spells the
+   * resource with these (uri-spelling, ServerPlan.uriShapes) instead of sim/actors/spelling.ts's variants.
+   */
+  spellings?: readonly string[];
 }
 
 export interface WorkloadPlan {
@@ -66,6 +71,19 @@ export interface ServerPlan {
   snapshotId: boolean;
   /** resources/list pages hold 1..pageSizeMax resources (server-chosen per page). */
   pageSizeMax: number;
+  /** Present: list passes taken in turn spell URIs and carry malformed URI entries (sim/actors/listing.ts). */
+  uriShapes?: UriShapesListing;
+}
+
+/**
+ * Listings of the uri-shapes scenario (scenarios/uri-shapes.ts). Passes cycle through `honest`, `duplicate`,
+ * `nonUri`, `duplicate`, `nonUri`: an honest pass lists every resource under a spelling taken in turn (its `spellings`, or
+ * its own URI); a duplicate pass lists one resource a second time under one of its spellings, next to itself; a
+ * nonUri pass lists one of `nonUris` among the resources. Every pass is one page; duplicate and nonUri ones are
+ * `malformed`.
+ */
+export interface UriShapesListing {
+  nonUris: readonly string[];
 }
 
 /** MCP 2026-07-28 (listen, `ttlMs`, no sessions); a plan without it runs 2025-11-25. */

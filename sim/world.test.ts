@@ -65,6 +65,7 @@ const goldenTraceHashes: Record<string, number> = {
   'sdk-swarm': 0x53043f76,
   swarm: 0xa1162ed2,
   'uri-spelling': 0x3e03f317,
+  'uri-shapes': 0xe9abb8fc,
 };
 
 describe('world: determinism', () => {

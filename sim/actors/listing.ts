@@ -25,13 +25,18 @@
  * string, or whose snapshotId is empty, not a string, or longer than a ledger text (core/protocol.ts LEDGER_TEXT_CHARS_MAX); the kind is
  * drawn, its variant taken in turn. The whole pass is then `malformed` in truth (no catalog may
  * rest on it).
+ * With the plan's `server.uriShapes` (scenario uri-shapes, scenarios/uri-shapes.ts) passes are taken in turn, no
+ * draw: an honest pass spells every entry with one of its resource's spellings made by construction (told to the
+ * oracle as `spelled`); every such pass is one page; a `malformed` pass lists one resource twice (itself, then a spelling of it), or one
+ * string that is not a URI among the resources (see `UriShapesListing` in sim/plan.ts); in the heal phase only honest
+ * passes.
  */
 import type { ResponseOutcome } from '../../core/types.js';
 import { LEDGER_TEXT_CHARS_MAX } from '../../core/protocol.js';
 import type { Chooser } from '../chooser.js';
 import type { FaultName } from '../faults.js';
 import type { ListProof } from '../checkers/catalog.js';
-import type { Era2026Plan } from '../plan.js';
+import type { Era2026Plan, ResourceSpec, UriShapesListing } from '../plan.js';
 import { invalidParamsCode, type ServerModel } from './server.js';
 import type { ListHintTruth } from '../checkers/era2026-catalog-hints.js';
 
@@ -75,6 +80,9 @@ interface Pass {
   /** Per resource: served on a page of this pass (the truth of what the pass listed). */
   served: Uint8Array;
   hint: PassHint | null;
+  /** uri-shapes: what this pass lists, and the honest pass's turn (which spelling each entry takes); null otherwise. */
+  shape: ShapePass | null;
+  shapeTurn: number;
 }
 
 interface CursorEntry {
@@ -86,9 +94,21 @@ interface CursorEntry {
 
 export interface ListingFaults {
   fires(fault: FaultName, label: string): boolean;
-  /** The world's plan (2026-07-28 hints when it has `era2026`); absent: 2025-11-25 pages only. */
-  readonly plan?: { readonly era2026?: Era2026Plan };
+  /** The world's plan (2026-07-28 hints when it has `era2026`; URI shapes with `server.uriShapes`); absent: 2025-11-25 pages only. */
+  readonly plan?: {
+    readonly era2026?: Era2026Plan;
+    readonly server?: { readonly uriShapes?: UriShapesListing };
+    readonly workload?: { readonly resources: readonly ResourceSpec[] };
+  };
+  /** The heal phase has begun: no more malformed uri-shapes passes (like the faults, which stop then). */
+  readonly healing?: boolean;
+  /** The server listed `resource` under `spelling`, an equivalent spelling made by construction (uri-shapes). */
+  spelled?(spelling: string, resource: number): void;
 }
+
+/** What a uri-shapes pass lists (sim/plan.ts UriShapesListing), in turn. */
+type ShapePass = 'honest' | 'duplicate' | 'nonUri';
+const shapePassOrder: readonly ShapePass[] = ['honest', 'duplicate', 'nonUri', 'duplicate', 'nonUri'];
 
 export interface ServedPage {
   outcome: ResponseOutcome;
@@ -118,6 +138,13 @@ export class Lister {
   /** Forged negotiated passes served so far: how the next one's ID changes (Pass.idForgery). */
   private forgeries = 0;
   private nextToken = 1;
+  /** uri-shapes passes served, honest ones, duplicate and non-URI entries served (each taken in turn). */
+  private shapePasses = 0;
+  private shapeHonest = 0;
+  private shapeDuplicates = 0;
+  private shapeNonUris = 0;
+  /** uri-shapes: every (resource, spelling) pair, in plan order (built on the first duplicate pass). */
+  private shapeSpellings: { resource: number; spelling: string }[] | null = null;
 
   constructor(
     private readonly server: ServerModel,
@@ -148,7 +175,10 @@ export class Lister {
   }
 
   private firstPage(session: number, nowMs: number, era2026: boolean): ServedPage {
-    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, idForgery: 0, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null };
+    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, idForgery: 0, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null, shape: null, shapeTurn: 0 };
+    const shapes = this.faults.plan?.server?.uriShapes;
+    if (shapes !== undefined) pass.shape = this.faults.healing === true ? 'honest' : shapePassOrder[this.shapePasses++ % shapePassOrder.length]!;
+    if (pass.shape === 'honest') pass.shapeTurn = this.shapeHonest++;
     let sizeMax = this.pageSizeMax;
     if (this.snapshotNegotiated) {
       const existing = this.existingCount();
@@ -167,8 +197,40 @@ export class Lister {
       pass.snapshotId = this.token('snap-');
       pass.proof = 'forged-unnegotiated';
     }
-    const page = this.page(pass, 0, sizeMax);
+    // uri-shapes passes are one page: a pass abandoned on an early page is never judged, one page is always complete.
+    const malformed = pass.shape === 'duplicate' || pass.shape === 'nonUri';
+    const page = this.page(pass, 0, sizeMax, pass.shape !== null);
+    if (malformed && this.malformUris(pass, page.entries, shapes!)) pass.proof = 'malformed';
     return this.answer(pass, page.entries, page.last ? null : this.nextCursor(pass, page.entries.length));
+  }
+
+  /**
+   * uri-shapes: one page (the whole pass) gets a resource's second spelling right after it, or a non-URI entry;
+   * true when it did (a duplicate needs its resource on the page; every resource exists in that scenario).
+   */
+  private malformUris(pass: Pass, entries: PageEntry[], shapes: UriShapesListing): boolean {
+    if (pass.shape === 'nonUri') {
+      const nonUri = shapes.nonUris[this.shapeNonUris++ % shapes.nonUris.length]!;
+      entries.splice(this.shapeNonUris % (entries.length + 1), 0, { uri: nonUri, name: 'not a URI', mimeType: 'text/plain' });
+      return true;
+    }
+    const spellings = (this.shapeSpellings ??= this.spellingPairs());
+    if (spellings.length === 0) return false;
+    const { resource, spelling } = spellings[this.shapeDuplicates++ % spellings.length]!;
+    const at = entries.findIndex((entry) => entry.uri === this.server.uris[resource]);
+    if (at < 0) return false;
+    this.faults.spelled?.(spelling, resource);
+    entries.splice(at + 1, 0, { uri: spelling, name: this.server.names[resource]!, mimeType: this.server.mimeTypes[resource]! });
+    return true;
+  }
+
+  private spellingPairs(): { resource: number; spelling: string }[] {
+    const pairs: { resource: number; spelling: string }[] = [];
+    const resources = this.faults.plan?.workload?.resources ?? [];
+    resources.forEach((spec, resource) => {
+      for (const spelling of spec.spellings ?? []) pairs.push({ resource, spelling });
+    });
+    return pairs;
   }
 
   private answer(pass: Pass, entries: PageEntry[], nextCursor: string | null): ServedPage {
@@ -246,8 +308,8 @@ export class Lister {
   }
 
   /** One page from `offset`: a snapshot's entries, or the resources existing right now. */
-  private page(pass: Pass, offset: number, sizeMax: number): { entries: PageEntry[]; last: boolean } {
-    const size = this.chooser.betweenFromHigh('server', 'page size', 1, sizeMax);
+  private page(pass: Pass, offset: number, sizeMax: number, whole = false): { entries: PageEntry[]; last: boolean } {
+    const size = whole ? Number.MAX_SAFE_INTEGER : this.chooser.betweenFromHigh('server', 'page size', 1, sizeMax);
     const entries: PageEntry[] = [];
     const server = this.server;
     if (pass.snapshot !== null) {
@@ -273,7 +335,19 @@ export class Lister {
 
   private entry(pass: Pass, resource: number): PageEntry {
     pass.served[resource] = 1;
-    return { uri: this.server.uris[resource]!, name: this.server.names[resource]!, mimeType: this.server.mimeTypes[resource]! };
+    const uri = pass.shape === 'honest' ? this.honestSpelling(resource, pass.shapeTurn) : this.server.uris[resource]!;
+    return { uri, name: this.server.names[resource]!, mimeType: this.server.mimeTypes[resource]! };
+  }
+
+  /** uri-shapes honest pass `turn`: the resource's own URI or one of its spellings, in turn (offset per resource). */
+  private honestSpelling(resource: number, turn: number): string {
+    const uri = this.server.uris[resource]!;
+    const spellings = this.faults.plan?.workload?.resources[resource]?.spellings ?? [];
+    const choice = (turn + resource) % (spellings.length + 1);
+    if (choice === spellings.length) return uri;
+    const spelling = spellings[choice]!;
+    this.faults.spelled?.(spelling, resource);
+    return spelling;
   }
 
   private takeSnapshot(): Int32Array {

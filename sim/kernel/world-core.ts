@@ -111,11 +111,19 @@ export abstract class WorldCore implements WorldHost {
 
   spell(uri: string): string {
     if (!this.fires('uri-spelling', 'respell?')) return uri;
-    const spelling = spellingOf(uri, this.chooser.draw('network', 'respelling', spellingVariants));
+    const variant = this.chooser.draw('network', 'respelling', spellingVariants);
     const resource = this.server.lookup(uri);
+    // A resource with spellings of its own (scenarios/uri-shapes.ts) is spelled with one of those, by the same draw.
+    const own = this.plan.workload.resources[resource]?.spellings;
+    const spelling = own !== undefined && own.length > 0 ? own[variant % own.length]! : spellingOf(uri, variant);
+    this.spelled(spelling, resource);
+    return spelling;
+  }
+
+  /** The server names `resource` as `spelling`, an equivalent spelling it made (also the listing's, ListingFaults.spelled). */
+  spelled(spelling: string, resource: number): void {
     this.server.alias(spelling, resource);
     this.observe({ kind: 'spelled', spelling, resource });
-    return spelling;
   }
 
   /** Client-to-server arrival time on `session` (FIFO), recorded as the session's latest. */
