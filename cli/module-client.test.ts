@@ -104,7 +104,7 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     expect(await report('reducer2')).toBe(await report('reducer1'));
     const applicability = JSON.parse(await readFile(join(scratch, 'reducer1', 'report.json'), 'utf8')).applicability;
     expect(applicability.clientKind).toBe('reducer');
-    expect(applicability.claims).toEqual({ catalogs: false, crashRecovery: false, stepInterface: true });
+    expect(applicability.claims).toEqual({ catalogs: false, crashRecovery: false });
     expect(applicability.notApplicable).toContainEqual({ fault: 'client-crash', feature: 'crashRecovery' });
     expect(applicability.invariantsNotJudged).toEqual([]);
     expect(await readFile(join(scratch, 'reducer1', 'summary.md'), 'utf8')).toContain('Faults not applicable: cursor-cycle (needs catalogs)');

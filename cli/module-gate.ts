@@ -49,7 +49,7 @@ export function moduleGateParts(client: ModuleClient, scenario: Scenario, spec: 
     scenario: applicability.scenario,
     notApplicable: applicability.scenarioNotApplicable === null ? null : `fencesim gate: not applicable to ${spec.client}: ${applicability.scenarioNotApplicable}`,
     specRows,
-    applicability: reportApplicability('module', { catalogs: features.catalogs, crashRecovery: features.crashRecovery, stepInterface: false }, applicability),
+    applicability: reportApplicability('module', { catalogs: features.catalogs, crashRecovery: features.crashRecovery }, applicability),
     run: (onProgress, workers, range) =>
       runAsyncGate(spec, (start, end, progress) => runModuleRange(spec, scenario, client, start, end, progress), () => undefined, onProgress, workers, range),
     selfCheck: (indices, ratioPercent) => moduleSelfCheck(spec.seed, scenario, client, indices, ratioPercent),

@@ -15,7 +15,7 @@
 import type { Scenario } from '../scenarios/scenario.js';
 import { findScenario } from '../scenarios/catalog.js';
 import type { Transport } from '../sim/gate.js';
-import { scenarioOnlyFaults } from '../sim/faults.js';
+import { stepInterfaceFaults } from '../sim/applicability.js';
 import { UsageError, type ProtocolChoice } from './args.js';
 
 /** The era of gate, replay, shrink and bench when --protocol is left out. */
@@ -56,7 +56,7 @@ export function scenarioForProtocol(
   if (clientKind === 'module' && scenario.sdkPair !== undefined) {
     throw new UsageError(`scenario ${scenario.name} is an interop pair: it pins the SDK of the client end (${scenario.sdkPair.client}), and a module client brings its own; gate a module client on a 2025-11-25 or 2026-07-28 scenario`, command);
   }
-  const stepOnly = scenario.sometimes.find((fault) => scenarioOnlyFaults.includes(fault));
+  const stepOnly = scenario.sometimes.find((fault) => stepInterfaceFaults.includes(fault));
   if (transport === 'sdk' && stepOnly !== undefined) {
     throw new UsageError(
       `scenario ${scenario.name} makes ${stepOnly}, which is judged on the step interface only: over the SDK, an answer that breaks the JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout (the 2025-11-25 core gives reads no deadline); run it without --transport sdk`,

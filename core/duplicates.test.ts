@@ -129,7 +129,7 @@ describe('learned duplicates: the credits follow the news', () => {
   function creditsAfter(pulseCredits: number, reads: number, unchanged: number): number {
     const { state } = active();
     const d = new Draft({ ...state, volatile: { ...state.volatile, pulseCredits } }, 0, 0);
-    for (let read = 0; read < reads; read++) learnFromNotificationRead(d, read < unchanged);
+    for (let read = 0; read < reads; read++) learnFromNotificationRead(d, read < unchanged, false);
     return d.commit().volatile.pulseCredits;
   }
 

@@ -16,15 +16,18 @@ export interface ClaimedFeatures {
   /**
    * Judged on the step interface (SPEC §4: a reducer's effects on the pure transport): every reducer client, never
    * a module client. Its faults test what the core does with protocol input the SDK would not hand a module client
-   * as it was sent (sim/faults.ts scenarioOnlyFaults).
+   * as it was sent (`stepInterfaceFaults`).
    */
   stepInterface: boolean;
 }
 
+/** Faults judged on the step interface only (ClaimedFeatures.stepInterface; cli/protocol.ts refuses them over the SDK). */
+export const stepInterfaceFaults: readonly FaultName[] = ['malformed-read-response'];
+
 const faultsOfFeature: Record<keyof ClaimedFeatures, readonly FaultName[]> = {
   catalogs: ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'no-list-changed-capability', 'malformed-list-page'],
   crashRecovery: ['client-crash'],
-  stepInterface: ['malformed-read-response'],
+  stepInterface: stepInterfaceFaults,
 };
 
 export interface Applicability {
@@ -111,7 +114,8 @@ export const moduleJudgedInvariants = [
 export interface ReportApplicability {
   /** 'module': judged as a black box; 'reducer': a reducer loaded by path, judged on its effects. */
   clientKind: 'module' | 'reducer';
-  claims: ClaimedFeatures;
+  /** What it claims (`stepInterface` is not a claim: it follows from `clientKind`). */
+  claims: Omit<ClaimedFeatures, 'stepInterface'>;
   /** Faults switched off, each with the feature it needs. */
   notApplicable: { fault: FaultName; feature: keyof ClaimedFeatures }[];
   /** Invariants judged for this client. */
@@ -120,12 +124,12 @@ export interface ReportApplicability {
   invariantsNotJudged: string[];
 }
 
-export function reportApplicability(clientKind: 'module' | 'reducer', claims: ClaimedFeatures, applicability: Applicability): ReportApplicability {
+export function reportApplicability(clientKind: 'module' | 'reducer', claims: Omit<ClaimedFeatures, 'stepInterface'>, applicability: Applicability): ReportApplicability {
   const invariants: readonly string[] = [...safetyInvariants, ...livenessInvariants];
   const judged = clientKind === 'module' ? invariants.filter((name) => (moduleJudgedInvariants as readonly string[]).includes(name)) : [...invariants];
   return {
     clientKind,
-    claims: { catalogs: claims.catalogs, crashRecovery: claims.crashRecovery, stepInterface: claims.stepInterface },
+    claims: { catalogs: claims.catalogs, crashRecovery: claims.crashRecovery },
     notApplicable: applicability.notApplicable.map((entry) => ({ ...entry })),
     invariantsJudged: judged,
     invariantsNotJudged: invariants.filter((name) => !judged.includes(name)),
@@ -138,7 +142,5 @@ export function reportApplicability(clientKind: 'module' | 'reducer', claims: Cl
  */
 export function judgedScenario(scenario: Scenario, applicability: ReportApplicability | undefined): Scenario {
   if (applicability === undefined) return scenario;
-  // Reports written before `stepInterface` existed: a reducer report is judged on the step interface, a module's not.
-  const claims = { ...applicability.claims, stepInterface: applicability.claims.stepInterface ?? applicability.clientKind === 'reducer' };
-  return applicabilityOf(scenario, claims).scenario;
+  return applicabilityOf(scenario, { ...applicability.claims, stepInterface: applicability.clientKind === 'reducer' }).scenario;
 }

@@ -96,8 +96,7 @@ export class Oracle extends OracleCheckers {
         this.era2026Watch.onEnded(event.listenId);
         break;
       case 'listen-updated':
-        if (this.era2026Serving.notification.isBinding(event.generation, event.listenId, event.resource)) this.notifiedReads.onBinding(event.resource);
-        this.era2026Serving.notification.onUpdated(event.generation, event.listenId, event.resource, event.version);
+        if (this.era2026Serving.notification.onUpdated(event.generation, event.listenId, event.resource, event.version)) this.notifiedReads.onBinding(event.resource);
         break;
       case 'cache-hint':
         this.era2026Serving.entries.onHint(event.requestSentAtMs, event.ttlMs, event.scope, event.subject);

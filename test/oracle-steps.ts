@@ -12,6 +12,7 @@ export function truth(overrides: Partial<StepTruth> = {}): StepTruth {
     servedResource: -1,
     servedVersion: 0,
     servedExists: true,
+    malformedRead: null,
     ...overrides,
   };
 }

@@ -147,6 +147,7 @@ function respond(
     deniedSubject,
     read: request.method === 'resources/read',
     list,
+    malformed: null,
   };
   world.toClient(world.serverToClientTime(session, extraDelayMs), cause, session.generation, message);
   return message;

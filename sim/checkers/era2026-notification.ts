@@ -31,15 +31,14 @@ export class NotificationChecker {
     else if (!resources.includes(resource)) resources.push(resource);
   }
 
-  /** Is a tagged `updated` of listen `listenId` for `resource` on connection `generation` binding: of a live listen acknowledged with the resource it asked for? */
-  isBinding(generation: number, listenId: number, resource: number): boolean {
-    return this.requested.get(listenId)?.includes(resource) === true && this.watch.isLiveListen(listenId, generation, resource);
-  }
-
-  /** A tagged `updated` of listen `listenId` reached the client on connection `generation`. */
-  onUpdated(generation: number, listenId: number, resource: number, version: number): void {
-    if (!this.isBinding(generation, listenId, resource)) return;
+  /**
+   * A tagged `updated` of listen `listenId` reached the client on connection `generation`; true when it binds (of a
+   * live listen acknowledged with the resource it asked for: notification-reads.ts owes a read for it too).
+   */
+  onUpdated(generation: number, listenId: number, resource: number, version: number): boolean {
+    if (this.requested.get(listenId)?.includes(resource) !== true || !this.watch.isLiveListen(listenId, generation, resource)) return false;
     if (version > this.floor[resource]!) this.floor[resource] = version;
+    return true;
   }
 
   /** The client served content of truth `version` of `resource`. */

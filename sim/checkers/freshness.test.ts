@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import type { ClientEffect } from '../../core/types.js';
 import { causeNotification, causeWorkload, Oracle, type StepTruth } from '../oracle.js';
 import { contentFor } from '../actors/server.js';
+import { truth as stepTruth } from '../../test/oracle-steps.js';
 
 const uri = 'test://static/resource/1';
 
 function truth(timeMs: number, cause: number, version = 0): StepTruth {
-  return { timeMs, cause, currentSession: 1, requestSession: 1, requestSentAtMs: timeMs - 5, servedResource: 0, servedVersion: version, servedExists: true };
+  return stepTruth({ timeMs, cause, requestSession: 1, requestSentAtMs: timeMs - 5, servedResource: 0, servedVersion: version });
 }
 
 function accept(oracle: Oracle, version: number, timeMs: number): void {

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ClientEffect } from '../../core/types.js';
 import { Oracle, invariantIndex } from '../oracle.js';
 import { truth } from '../../test/oracle-steps.js';
-import { judges2025, notifiedReadBoundMs } from './notification-reads.js';
+import { notifiedReadBoundMs } from './notification-reads.js';
 
 const uriA = 'test://static/resource/1';
 const uriB = 'test://static/resource/2';
@@ -31,7 +31,7 @@ beforeEach(() => {
   oracle.judge([], truth({ timeMs: 1 }));
 });
 
-describe.runIf(judges2025)('notified_unread (2025-11-25)', () => {
+describe('notified_unread (2025-11-25)', () => {
   it('a read in the step of the notification passes, and is counted as judged', () => {
     notified(1_000, 2, [read(1)]);
     oracle.finish(60_000);

@@ -12,7 +12,9 @@
  *   that resource already delivered, or an older one (a copy, or a pulse overtaken by a later one: the client
  *   cannot tell them apart, a 2025 `updated` carries only the URI). From then on a client may coalesce pulses
  *   into a window of reads (core/duplicates.ts), which can hide a real change until reconciliation; nothing is
- *   owed after that. (swarm 4771: reorders taught the reference to coalesce, rightly so.)
+ *   owed after that. (swarm 4771: reorders taught the reference to coalesce, rightly so. Before core/duplicates.ts
+ *   stopped counting raced no-news reads as evidence, a burst racing a read taught it too, on a server that never
+ *   duplicated: malformed-list-page, scenario test seed 92073642, a deletion notified at 13,148 ms never read.)
  * - 2026-07-28: the binding `updated` (read_your_notification's: of the live listen acknowledged with the
  *   resource it asked for); those a client may rightly ignore (before the ack, wrong or missing id, outside
  *   the filter, after the end) owe nothing. Copies do not excuse: no rule lets a 2026 client skip one.
@@ -23,15 +25,6 @@
 import type { CheckingSink } from './sink.js';
 import type { StepTruth } from './step-truth.js';
 import type { WatchChecker } from './era2026-watch.js';
-
-/**
- * 2025-11-25 connections are judged too (until a pulse with no news is delivered). When this checker was written the
- * reference learned "this server duplicates" from no-news reads that a burst of writes racing a read also makes,
- * then coalesced real changes on a server that never duplicated (malformed-list-page, scenario test seed 92073642:
- * a deletion notified at 13,148 ms never read within the bound); core/duplicates.ts no longer counts raced reads as
- * evidence. Kept as a switch so the 2025 half can be turned off again in one place.
- */
-export const judges2025 = true;
 
 /** A notified resource must be read within this long of the delivery (the reference: at once, or within readHedgeMs / debounceMsMax). */
 export const notifiedReadBoundMs = 5_000;
@@ -92,7 +85,7 @@ export class NotificationReadChecker {
     if (current && resource >= 0) this.pendingUpdated.push(resource, version);
   }
 
-  /** 2026-07-28: a binding `updated` (era2026-notification.ts isBinding) of `resource` reached the client. */
+  /** 2026-07-28: a binding `updated` (era2026-notification.ts onUpdated) of `resource` reached the client. */
   onBinding(resource: number): void {
     this.pendingBinding.push(resource);
   }
@@ -112,7 +105,7 @@ export class NotificationReadChecker {
     if (this.pendingUpdated.length === 0 && this.pendingBinding.length === 0) return;
     if (this.watch.isEra(truth.currentSession)) {
       for (const resource of this.pendingBinding) this.owe(resource, truth.timeMs);
-    } else if (judges2025) {
+    } else {
       const pending = this.pendingUpdated;
       for (let index = 0; index < pending.length; index += 2) this.onUpdated2025(pending[index]!, pending[index + 1]!, truth.timeMs);
     }

@@ -56,8 +56,8 @@ export interface ResponseMessage {
   list: ListPageTruth | null;
   /** 2026-07-28 read results: the cache hint the server sent (sim/actors/era2026.ts). */
   hint?: CacheHintTruth;
-  /** malformed-read-response: the answer broke the schema this way (sim/actors/malformed-reads.ts). */
-  malformed?: string;
+  /** malformed-read-response: the answer broke the schema this way (sim/actors/malformed-reads.ts), else null. */
+  malformed: string | null;
 }
 
 /** 2026-07-28: the `ttlMs` (as the spec reads it) and `cacheScope` a read result carried, and the subject it was read as. */

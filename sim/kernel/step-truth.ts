@@ -22,7 +22,7 @@ export function fillStepTruth(truth: StepTruth, timeMs: number, cause: number, c
   truth.servedResource = response === null ? -1 : response.resource;
   truth.servedVersion = response === null ? 0 : response.version;
   truth.servedExists = response === null ? true : response.exists;
-  truth.malformedRead = response?.malformed ?? null;
+  truth.malformedRead = response === null ? null : response.malformed;
   return truth;
 }
 

@@ -81,7 +81,7 @@ describe('determinism of module clients', () => {
 
 describe('features a client does not claim are not applicable', () => {
   it('swarm for a client without catalogs or crash recovery: list faults and client-crash are off, not required', () => {
-    const applicability = applicabilityOf(swarm, { catalogs: false, crashRecovery: false });
+    const applicability = applicabilityOf(swarm, { catalogs: false, crashRecovery: false, stepInterface: true });
     expect(applicability.scenarioNotApplicable).toBeNull();
     const off = applicability.notApplicable.map((entry) => entry.fault);
     expect(off).toEqual(expect.arrayContaining(['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'client-crash']));
@@ -90,9 +90,9 @@ describe('features a client does not claim are not applicable', () => {
   });
 
   it('the client-crash and cursor-cycle scenarios do not apply to such a client; with the features claimed they do', () => {
-    expect(applicabilityOf(findScenario('client-crash')!, { catalogs: false, crashRecovery: false }).scenarioNotApplicable).toMatch(/crashRecovery/);
-    expect(applicabilityOf(findScenario('cursor-cycle')!, { catalogs: false, crashRecovery: true }).scenarioNotApplicable).toMatch(/catalogs/);
-    expect(applicabilityOf(findScenario('client-crash')!, { catalogs: true, crashRecovery: true }).notApplicable).toEqual([]);
+    expect(applicabilityOf(findScenario('client-crash')!, { catalogs: false, crashRecovery: false, stepInterface: true }).scenarioNotApplicable).toMatch(/crashRecovery/);
+    expect(applicabilityOf(findScenario('cursor-cycle')!, { catalogs: false, crashRecovery: true, stepInterface: true }).scenarioNotApplicable).toMatch(/catalogs/);
+    expect(applicabilityOf(findScenario('client-crash')!, { catalogs: true, crashRecovery: true, stepInterface: true }).notApplicable).toEqual([]);
   });
 
   it('a never-listing client without crash recovery passes swarm interleavings, in which those faults never fire', async () => {
