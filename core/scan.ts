@@ -83,12 +83,7 @@ export function startPass(d: Draft): void {
     status: 'RUNNING',
   };
   d.emit({ type: 'ScanStarted', scanId, pass });
-  sendPage(d, null);
-}
-
-function sendPage(d: Draft, cursor: string | null): void {
-  d.setScanCursor(cursor);
-  d.sendListRequest(cursor);
+  d.sendListRequest(null);
 }
 
 export function abandonPass(d: Draft, reason: ScanAbandonReason, detail: string): void {
@@ -98,7 +93,6 @@ export function abandonPass(d: Draft, reason: ScanAbandonReason, detail: string)
   d.emit({ type: 'ScanAbandoned', scanId: running.scanId, reason, detail });
   discovery.running = null;
   discovery.previous = null;
-  d.setScanCursor(null);
   if (reason === 'SESSION_LOST') return;
   if (discovery.wanted && d.v.connected) startPass(d);
 }
@@ -155,7 +149,7 @@ export function onListPage(d: Draft, outcome: ResponseOutcome): void {
     return;
   }
   next.cursorDigests = next.cursorDigests.concat(cursorDigest);
-  sendPage(d, page.nextCursor);
+  d.sendListRequest(page.nextCursor);
 }
 
 /** A copy of a scan record, fields in declaration order (an explicit literal: faster than a spread here). */
@@ -257,7 +251,6 @@ function completePass(d: Draft, pass: DiscoveryScanRecord): void {
   complete.status = 'COMPLETE';
   const discovery = d.mutableDiscovery();
   discovery.running = null;
-  d.setScanCursor(null);
   // Any complete pass that lists a URI voids a pending deletion confirmation for it, published or not.
   for (const uri of uris) if (d.uriState(uri).confirmAfterOrdinal >= 0) d.setConfirmAfter(uri, -1);
   const proven = complete.pass === 'SNAPSHOT' && !complete.snapshotForged && complete.snapshotIds.length === 1;

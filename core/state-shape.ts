@@ -83,8 +83,6 @@ export interface Volatile {
   capabilities: ServerCapabilities | null;
   /** Canonical URI -> its volatile state. Entries are replaced, never deleted (keeps objects fast). */
   uris: Record<string, UriVolatile>;
-  /** The opaque cursor of the running discovery pass: volatile only, never persisted. */
-  scanCursor: string | null;
   /**
    * Notification-triggered reads accepted, and those that brought the digest already accepted (duplicates.ts):
    * the evidence until the server is seen to duplicate, then the current batch of the pulse-credit rule.
@@ -120,7 +118,7 @@ export function emptyLedger(): Ledger {
 }
 
 export function emptyVolatile(): Volatile {
-  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, scanCursor: null, notificationReads: 0, unchangedReads: 0, clearUnchangedReads: 0, pulseCredits: 0 };
+  return { connected: false, sessionGeneration: 0, capabilities: null, uris: {}, notificationReads: 0, unchangedReads: 0, clearUnchangedReads: 0, pulseCredits: 0 };
 }
 
 export function initialState(config: ClientConfig): CoreState {

@@ -28,7 +28,7 @@ export class Draft extends DraftLedger {
   mutableVolatile(): Volatile {
     if (!this.volatileOwned) {
       const v = this.volatile;
-      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, scanCursor: v.scanCursor, notificationReads: v.notificationReads, unchangedReads: v.unchangedReads, clearUnchangedReads: v.clearUnchangedReads, pulseCredits: v.pulseCredits };
+      this.volatile = { connected: v.connected, sessionGeneration: v.sessionGeneration, capabilities: v.capabilities, uris: v.uris, notificationReads: v.notificationReads, unchangedReads: v.unchangedReads, clearUnchangedReads: v.clearUnchangedReads, pulseCredits: v.pulseCredits };
       this.volatileOwned = true;
     }
     return this.volatile;
@@ -137,10 +137,6 @@ export class Draft extends DraftLedger {
     state.notFoundEvidenceMs = evidenceMs;
   }
 
-  setScanCursor(cursor: string | null): void {
-    if (this.volatile.scanCursor !== cursor) this.mutableVolatile().scanCursor = cursor;
-  }
-
   sendListRequest(cursor: string | null): void {
     const requestId = this.allocateRequestId();
     const sessionGeneration = this.volatile.sessionGeneration;
@@ -162,7 +158,6 @@ export class Draft extends DraftLedger {
   forgetSession(): void {
     const volatile = this.mutableVolatile();
     volatile.uris = {};
-    volatile.scanCursor = null;
     this.urisOwned = true;
   }
 

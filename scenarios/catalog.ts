@@ -5,7 +5,7 @@
 import { capabilityFaults, era2025Faults, faultNames, ratio, type FaultName, type FaultPlan, type Ratio } from '../sim/faults.js';
 import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
-import { defaultServer, type InterleavingPlan } from '../sim/plan.js';
+import { defaultNetwork, defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications } from './discovery.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
@@ -143,6 +143,27 @@ export const permissionRevocation: Scenario = {
   claims: ['revocation_p99_ms', 'convergence_60s'],
   plan: (chooser) =>
     plan({ 'permission-revocation': ratio(1, 4) }, workload(chooser, { ...servingWorkload, deleteRatio: ratio(1, 20) }, plainResources)),
+};
+
+/**
+ * The other order of permission-revocation: the feed is fast and never lost, reads are slow, so a read the server
+ * answered before the revocation is still on its way when the client learns it. Accepted, its content would be
+ * served to the subject that lost access (the revocation must be remembered: core/authorization.ts learnRevocation).
+ */
+export const revocationRace: Scenario = {
+  name: 'revocation-race',
+  description: 'the authorization feed tells the client of a revocation within 50 ms while reads answered before it are still slow on the way; served often',
+  targets: ['served_after_revocation', 'untraced_derived_entry', 'convergence_60s'],
+  catches: ['naive-cache-after-revoke'],
+  sometimes: ['permission-revocation', 'slow-read'],
+  claims: ['revocation_p99_ms', 'convergence_60s'],
+  plan: (chooser) =>
+    plan(
+      { 'permission-revocation': ratio(1, 3), 'slow-read': ratio(2, 3) },
+      workload(chooser, { mutationIntervalMsMin: 200, mutationIntervalMsMax: 1_500, serveIntervalMsMin: 100, serveIntervalMsMax: 600, deleteRatio: ratio(0, 1) }, plainResources),
+      defaultServer,
+      { ...defaultNetwork, authorizationFeedDelayMsMin: 1, authorizationFeedDelayMsMax: 50, authorizationFeedLossRatio: ratio(0, 1) },
+    ),
 };
 
 export const noSubscribeCapability: Scenario = {
@@ -289,6 +310,7 @@ export const scenarios: readonly Scenario[] = [
   lateContentAfterClose,
   oldSessionNotification,
   permissionRevocation,
+  revocationRace,
   noSubscribeCapability,
   clientCrash,
   swarm,

@@ -62,6 +62,25 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
       era2026: { ttlMsMin, ttlMsMax },
     }),
   };
+  // A read in flight when an `updated` arrives answers with content from before that change: accepted, it must not
+  // be served as fresh (core/ttl.ts invalidateOnUpdated marks such reads superseded). Slow reads keep reads in
+  // flight across edits every 0.1-1.5 s, serves every 0.1-0.5 s fall between that answer and the next, and
+  // long TTLs keep a wrongly fresh answer servable until then.
+  const era2026ReadRace: Scenario = {
+    name: 'era2026-read-race',
+    description: '2026-07-28: reads still in flight when an updated arrives answer with the content from before it, served often, under long TTLs',
+    era: '2026-07-28',
+    targets: ['read_your_notification', 'version_regression', 'monotonic_reads'],
+    catches: [],
+    sometimes: ['slow-read', 'reorder'],
+    plan: (chooser) => ({
+      ...plan(
+        { 'slow-read': ratio(1, 2), reorder: ratio(1, 4) },
+        workload(chooser, { mutationIntervalMsMin: 300, mutationIntervalMsMax: 1_500, deleteRatio: ratio(0, 1), serveIntervalMsMin: 200, serveIntervalMsMax: 800 }, undefined, 2),
+      ),
+      era2026: { ttlMsMin: 20_000, ttlMsMax: ttlMsMax },
+    }),
+  };
   const era2026Tags: Scenario = {
     name: 'era2026-tags',
     description: '2026-07-28: notifications before the ack and tagged with another listen\'s id, acks that never arrive',
@@ -117,6 +136,7 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     era2026Swarm,
     eraBoth,
     era2026BrokenStream,
+    era2026ReadRace,
     era2026Tags,
     era2026Partitions,
     era2026Listing,

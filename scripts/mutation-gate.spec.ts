@@ -7,12 +7,17 @@
 // runs only the parts that reach a mutant, so a mutant costs only the parts that cover it.
 // Run it alone on the reference (every part must pass): npx vitest run --config vitest.mutation.config.ts
 import { describe, expect, test } from 'vitest';
-import { mutationGateFailure, mutationGateParts } from './mutation-gate.js';
+import { mutationGateFailure, mutationGateParts, mutationSelfCheckFailure, mutationSelfCheckParts } from './mutation-gate.js';
 
 describe('mutation gate', () => {
   for (const [name, start, count] of mutationGateParts) {
     test(`${name} [${start}, ${start + count})`, () => {
       expect(mutationGateFailure(name, start, count)).toBeNull();
+    });
+  }
+  for (const [name, indices] of mutationSelfCheckParts) {
+    test(`${name} self-check ${indices.join(',')}`, () => {
+      expect(mutationSelfCheckFailure(name, indices)).toBeNull();
     });
   }
 });

@@ -5,6 +5,7 @@ import { findScenario } from '../scenarios/catalog.js';
 import { findClient } from '../scenarios/clients.js';
 import { GateAccumulator, verdictOf } from '../sim/gate.js';
 import { failingLivenessInvariants, invariantIndex, safetyInvariants } from '../sim/oracle.js';
+import { checkOne } from '../sim/determinism.js';
 import { deriveSeed } from '../sim/prng.js';
 import { runInterleaving } from '../sim/world.js';
 
@@ -92,6 +93,14 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // raceWithAnswer always false) learns duplication on a server that never duplicates and leaves a notified change
   // unread (notified_unread; 36 of 3,000 such interleavings at root seed 1).
   ['malformed-list-page', 138, 1],
+  // reads in flight when a 2026-07-28 updated arrives (scenarios/era2026.ts era2026-read-race): interleaving 0 is where
+  // such a read, not marked superseded (core/state.ts markSuperseded, core/ttl.ts invalidateOnUpdated), is accepted
+  // as fresh and served before the re-read's answer (read_your_notification).
+  ['era2026-read-race', 0, 2],
+  // a revocation learned from a fast feed while a read answered before it is still on the way (scenarios/catalog.ts
+  // revocation-race): interleaving 0 is where a client that does not remember the revocation (core/draft-ledger.ts
+  // putRevoked, core/authorization.ts learnRevocation) accepts that answer and serves it (served_after_revocation).
+  ['revocation-race', 0, 2],
 ]
 
 const rootSeed = 1;
@@ -112,4 +121,32 @@ export function mutationGateFailure(name: string, start: number, count: number, 
   }
   const verdict = verdictOf(accumulator, scenario);
   return verdict.passed ? null : `${name}: ${verdict.reasons.join('; ')}`;
+}
+
+/**
+ * scenario, interleaving indexes: the determinism self-check (sim/determinism.ts checkOne) as the real gate runs it
+ * on its sample (which always holds interleaving 0). Its second run steps the pure `step` on deep-frozen states
+ * while the gate's own runs step the owned twin (core/step-owned.ts), so a copy-on-write slip of core/draft-ledger.ts
+ * or core/state.ts (a container or record taken as this step's own copy while the caller still holds it, a copy
+ * that is not kept) fails here and nowhere else. client-crash adds recovered states, era-both the 2026 listen
+ * state and catalogs.
+ */
+export const mutationSelfCheckParts: readonly (readonly [scenario: string, indices: readonly number[]])[] = [
+  ['swarm', [0, 1, 2, 3]],
+  ['era-both', [0, 1]],
+  ['client-crash', [0]],
+  // 2026-07-28 alone: reads superseded by an updated and abandoned at the read deadline (core/state.ts replaceRequests).
+  ['era2026-swarm', [0, 1, 2, 3]],
+  ['era2026-broken-stream', [42]],
+];
+
+/** The first mismatch of the self-check on those interleavings, or null. */
+export function mutationSelfCheckFailure(name: string, indices: readonly number[], client: ClientUnderTest<any> | undefined = findClient('reference')): string | null {
+  const scenario = findScenario(name);
+  if (scenario === undefined || client === undefined) return `no scenario ${name} or no client`;
+  for (const index of indices) {
+    const mismatch = checkOne(index, deriveSeed(rootSeed, index), scenario, client);
+    if (mismatch !== null) return `${name} interleaving ${index} self-check (seed ${mismatch.seed}): line ${mismatch.line}: ${mismatch.first.trim()} / ${mismatch.second.trim()}`;
+  }
+  return null;
 }

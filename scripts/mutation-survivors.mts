@@ -10,7 +10,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientUnderTest } from '../core/types.js';
-import { mutationGateFailure, type MutationGatePart } from './mutation-gate.js';
+import { registerOwnedStep, type StepFunction } from '../core/step-owned.js';
+import { mutationGateFailure, mutationSelfCheckFailure, mutationSelfCheckParts, type MutationGatePart } from './mutation-gate.js';
 
 interface Position { line: number; column: number }
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: Position; end: Position } }
@@ -56,10 +57,17 @@ for (const [file, { mutants }] of Object.entries(files)) {
     const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${JSON.stringify(mutant.replacement ?? '')}`;
     let verdict: string;
     try {
-      const module = (await import(pathToFileURL(join(dir, 'core', 'reducer.ts')).href)) as { referenceClient: ClientUnderTest<any> };
+      const module = (await import(pathToFileURL(join(dir, 'core', 'reducer.ts')).href)) as { referenceClient: ClientUnderTest<any>; stepOwned: StepFunction<any> };
+      // The copy registers its owned step in its own copy of core/step-owned.ts; the harness looks in ours. Registered
+      // here, the gate's runs step the mutant's owned twin as Stryker's do (and the self-check its pure step).
+      registerOwnedStep(module.referenceClient.step, module.stepOwned);
       verdict = 'survives the larger gate';
-      for (const [name, start, count] of parts) {
-        const failure = mutationGateFailure(name, start, count, module.referenceClient);
+      const failures = [
+        ...parts.map(([name, start, count]) => () => mutationGateFailure(name, start, count, module.referenceClient)),
+        ...mutationSelfCheckParts.map(([name, indices]) => () => mutationSelfCheckFailure(name, indices, module.referenceClient)),
+      ];
+      for (const failureOf of failures) {
+        const failure = failureOf();
         if (failure !== null) {
           verdict = `killed by ${failure}`;
           break;

@@ -1,10 +1,10 @@
 /**
  * The determinism self-check: a deterministic sample of a gate's interleavings is run twice more in this
- * process, and the two trace hashes are compared. The hash is the same traced or not (it mixes every event
- * and every step's effect count; the timeline text rides beside it), so only the first run is traced; the
- * second is traced only when the hashes differ, to name the first divergent timeline line (checkOne). A client (or simulator) that keeps
- * state between runs, reads the clock or Math.random, or iterates a hash map whose order depends on
- * history, gives a different trace for the same seed; such a gate result cannot be replayed, so it fails.
+ * process, both traced, and the two trace hashes and timelines are compared. A client (or simulator) that keeps
+ * state between runs, reads the clock or Math.random, or iterates a hash map whose order depends on history,
+ * gives a different trace for the same seed; such a gate result cannot be replayed, so it fails. The second run
+ * also steps a reducer client through its pure `step` on deep-frozen states (checkOne): a step that writes into
+ * the state it is handed, or an owned twin that disagrees with its pure step, fails the check the same way.
  *
  * The sample is evenly spread over the run (always including interleaving 0) and depends only on the
  * interleaving count and the ratio, so two runs of the same gate check the same interleavings.
@@ -12,7 +12,8 @@
 import type { ClientUnderTest } from '../core/types.js';
 import type { Scenario } from './scenario.js';
 import { deriveSeed } from './prng.js';
-import { runInterleaving } from './world.js';
+import { FrozenStepError } from './kernel/frozen-step.js';
+import { runInterleaving, type InterleavingResult } from './world.js';
 
 export interface DeterminismMismatch {
   /** The interleaving's index in the gate run, and its own seed. */
@@ -82,23 +83,47 @@ export function mergeSelfChecks(parts: readonly DeterminismCheck[], ratioPercent
 export const tracedRetriesOnMismatch = 4;
 
 /**
- * Two runs of one seed, the first traced and the second not (tracing costs about 1.8x; the trace hash is the
- * same either way); null when their trace hashes agree. When they differ, the second run's timeline is
- * needed to name the first divergent line, so further traced runs (at most `tracedRetriesOnMismatch`) are
- * made until one's hash differs from the first's: a client that keeps state between runs need not differ
- * in every later run (a counter can settle into a cycle), but one that differs again gives its timeline.
- * Should none differ, the mismatch stands with line 0: the hashes already differed.
+ * Two traced runs of one seed; null when their trace hashes and timelines agree. The second steps a reducer
+ * client through its pure `step` on deep-frozen states (InterleavingOptions.pureStep, sim/kernel/frozen-step.ts),
+ * the first as the gate does (through an owned twin where the client has one): so the check also fails a step
+ * that writes into the state it is handed, and an owned twin that disagrees with its pure step, even where the
+ * two give as many effects (the trace hash counts effects; the timeline names them).
+ * When only the hashes differ, further traced runs (at most `tracedRetriesOnMismatch`) are made until one's
+ * timeline differs from the first's: a client that keeps state between runs need not differ in every later run
+ * (a counter can settle into a cycle), but one that differs again gives its line. Should none differ, the
+ * mismatch stands with line 0: the hashes already differed. A step that threw on its frozen state names the
+ * line of that step's input.
  */
 export function checkOne(index: number, seed: number, scenario: Scenario, client: ClientUnderTest<any>): DeterminismMismatch | null {
   const first = runInterleaving(seed, scenario, client, { trace: true, record: false });
-  const second = runInterleaving(seed, scenario, client, { trace: false, record: false });
-  if (first.traceHash === second.traceHash) return null;
-  let divergence = firstDivergence([], []);
+  const firstTimeline = first.timeline ?? [];
+  let second = pureRun(seed, scenario, client);
+  const secondTraceHash = second instanceof FrozenStepError ? 0 : second.traceHash;
+  let divergence = divergenceOf(firstTimeline, second);
+  if (secondTraceHash === first.traceHash && divergence.line === 0) return null;
   for (let retry = 0; retry < tracedRetriesOnMismatch && divergence.line === 0; retry++) {
-    const again = runInterleaving(seed, scenario, client, { trace: true, record: false });
-    if (again.traceHash !== first.traceHash) divergence = firstDivergence(first.timeline ?? [], again.timeline ?? []);
+    second = pureRun(seed, scenario, client);
+    divergence = divergenceOf(firstTimeline, second);
   }
-  return { index, seed, firstTraceHash: first.traceHash, secondTraceHash: second.traceHash, ...divergence };
+  return { index, seed, firstTraceHash: first.traceHash, secondTraceHash, ...divergence };
+}
+
+/** A traced run stepped through the pure step on frozen states, or how its step threw. */
+function pureRun(seed: number, scenario: Scenario, client: ClientUnderTest<any>): InterleavingResult | FrozenStepError {
+  try {
+    return runInterleaving(seed, scenario, client, { trace: true, record: false, pureStep: true });
+  } catch (error) {
+    if (error instanceof FrozenStepError) return error;
+    throw error;
+  }
+}
+
+/** Where the second run parts from the first: the first differing line, or for a step that threw on its frozen state, that step's input line. */
+function divergenceOf(first: readonly string[], second: InterleavingResult | FrozenStepError): { line: number; first: string; second: string } {
+  if (!(second instanceof FrozenStepError)) return firstDivergence(first, second.timeline ?? []);
+  const lines = second.timeline ?? [];
+  const line = Math.max(lines.length, 1);
+  return { line, first: first[line - 1] ?? '(end of timeline)', second: `${lines[line - 1]?.trim() ?? ''} -> ${second.message}` };
 }
 
 /** The first line (1-based) where two timelines differ, with both versions ('(end of timeline)' past an end). */

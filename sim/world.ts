@@ -36,7 +36,7 @@ export function runInterleaving(
     ? Chooser.replaying(options.replay.decisions, options.replay.strict)
     : Chooser.seeded(seed, options.record);
   const plan = scenario.plan(chooser);
-  const world = new World(seed, plan, chooser, client, { ...defaultClientConfig, ...scenario.clientConfig }, options.trace, options.onStep ?? null);
+  const world = new World(seed, plan, chooser, client, { ...defaultClientConfig, ...scenario.clientConfig }, options.trace, options.onStep ?? null, options.pureStep === true);
   world.run(options.stopAtInvariant == null ? -1 : invariantIndex[options.stopAtInvariant]);
   return world.resultOf(world.client.steps, chooser.log);
 }
@@ -47,9 +47,9 @@ export class World extends WorldCore implements ReducerWorld {
   nowMs = 0;
   readonly client: ReducerDriver;
 
-  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest, config: ClientConfig, trace: boolean, onStep: StepListener | null = null) {
+  constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest, config: ClientConfig, trace: boolean, onStep: StepListener | null = null, pureStep = false) {
     super(seed, plan, chooser, trace);
-    this.client = new ReducerDriver(this, client, config, onStep);
+    this.client = new ReducerDriver(this, client, config, onStep, pureStep);
   }
 
   /** Runs to the end, or until invariant number `stopAtIndex` (>= 0) is violated. */

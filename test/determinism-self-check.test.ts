@@ -12,6 +12,8 @@ import { buildReport, type ReportTiming } from '../reports/json.js';
 import { findScenario } from '../scenarios/catalog.js';
 import { firstDivergence, selfCheck, selfCheckIndices } from '../sim/determinism.js';
 import { coverageOf, runRange, verdictOf, type RunSpec } from '../sim/gate.js';
+import { runInterleaving } from '../sim/world.js';
+import { plantedClient } from './planting.js';
 
 /**
  * Module-level state that survives from one run to the next: the leak the self-check exists to find. On
@@ -30,6 +32,17 @@ const plantedNondeterministic: ClientUnderTest<unknown> = {
     if (plantedCalls % 2 === 0) return result;
     const deadlineMs = input.nowMs + 1 + (plantedCalls % 7);
     return { state: result.state, effects: [...result.effects, { type: 'TimerArmed', timer: { kind: 'reconcile', uri: 'planted:leak' }, deadlineMs }] };
+  },
+};
+
+/** Writes into the state it is handed (bumps the ledger's request id in place) before stepping it: deterministic, not pure. */
+const plantedImpure: ClientUnderTest<any> = {
+  name: 'planted-impure',
+  description: 'the reference client, but each step first writes into the state it was handed',
+  init: (config) => referenceClient.init(config),
+  step: (state, input) => {
+    (state as { ledger: { outboxSequence: number } }).ledger.outboxSequence += 0;
+    return referenceClient.step(state as never, input);
   },
 };
 
@@ -88,6 +101,36 @@ describe('determinism self-check', () => {
     const report = buildReport(accumulator, verdictOf(accumulator, scenario, { determinism }), coverageOf(accumulator), timing, { determinism });
     expect(report.determinism).toEqual({ selfCheckRatioPercent: 3, checked: 3, nondeterministic_interleavings: 0, mismatches: [] });
     expect(gateExitCode(report)).toBe(report.passed ? 0 : 1);
+  });
+
+  it('fails a step that writes into the state it is handed, naming the step, though every run of it is alike', () => {
+    const seed = 5;
+    expect(runInterleaving(seed, scenario, plantedImpure, { trace: false, record: false }).traceHash)
+      .toBe(runInterleaving(seed, scenario, plantedImpure, { trace: false, record: false }).traceHash);
+    const check = selfCheck(rootSeed, scenario, plantedImpure, [0], 100);
+    expect(check.nondeterministic_interleavings).toBe(1);
+    const mismatch = check.mismatches[0]!;
+    expect(mismatch.secondTraceHash).toBe(0);
+    expect(mismatch.line).toBe(1);
+    expect(mismatch.second).toContain('its pure step threw on the deep-frozen state it was handed');
+    expect(mismatch.second).toContain("read only property 'outboxSequence'");
+  });
+
+  it('fails a copy-on-write slip in the reference core (a ledger container taken as already copied), which no run of the gate sees', async () => {
+    const planted = await plantedClient({
+      name: 'cow-subscriptions-owned',
+      description: 'the pure step takes the subscriptions table as its own copy from the start: it changes the caller\'s state',
+      patches: [{ file: 'draft-ledger.ts', find: 'private subscriptionsOwned = false;', replace: 'private subscriptionsOwned = true;' }],
+      scenarios: [],
+      invariants: [],
+    });
+    const accumulator = runRange({ seed: rootSeed, interleavings: 20, scenario: scenario.name, client: planted.name, maxFailures: 1 }, scenario, planted, 0, 20);
+    expect(accumulator.failures).toEqual([]);
+    const check = selfCheck(rootSeed, scenario, planted, [0, 10], 10);
+    expect(check.nondeterministic_interleavings).toBe(2);
+    const mismatch = check.mismatches[0]!;
+    expect(mismatch.second).toMatch(/\(SubscribeCommanded at 1 ms\): TypeError: Cannot add property demo:\/\/.*, object is not extensible$/);
+    expect(mismatch.first.trim().startsWith(mismatch.second.slice(0, mismatch.second.indexOf(" -> ")))).toBe(true);
   });
 
   it('firstDivergence names the first differing line, or the end of the shorter timeline', () => {

@@ -21,6 +21,12 @@ export interface InterleavingOptions {
    * judged: the gate's sampled observation fold (observe/gate-figures.ts). It sees, never changes.
    */
   onStep?: StepListener;
+  /**
+   * Step a reducer client through its pure `step`, never its owned twin, with each state deep-frozen before it is
+   * handed over (the determinism self-check's second run, sim/kernel/frozen-step.ts); a step that writes into
+   * its input throws a FrozenStepError. Ignored by module clients and the SDK transport.
+   */
+  pureStep?: boolean;
 }
 
 /** A listener of client steps (InterleavingOptions.onStep). */

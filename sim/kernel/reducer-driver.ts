@@ -4,7 +4,7 @@
  * transport's message delivery: what reaches the client on which session, and the stranding of
  * pre-crash responses (they may surface after the restart on their old session).
  */
-import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, TimerId } from '../../core/types.js';
+import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, StepResult, TimerId } from '../../core/types.js';
 import { ownedStepOf, type StepFunction } from '../../core/step-owned.js';
 import { interpretEffects, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
@@ -16,6 +16,7 @@ import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from '
 import { isEra2026Session, listenParams, observeEra2026Response, observeListenDelivery, openEra } from '../actors/era2026.js';
 import type { ListenCancelEffect } from './effects.js';
 import type { StepListener } from './interleaving.js';
+import { deepFreeze, frozenRestart, frozenStep } from './frozen-step.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
 export interface ReducerWorld extends WorldHost {
@@ -45,12 +46,14 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     private readonly config: ClientConfig,
     /** Told each step (InterleavingOptions.onStep); a hook rather than a wrapped client, so the step's call site stays the same. */
     private readonly onStep: StepListener | null = null,
+    /** InterleavingOptions.pureStep: step through the pure `step` on deep-frozen states (sim/kernel/frozen-step.ts). */
+    private readonly pureStep = false,
   ) {
     this.state = client.init(config);
     // A step client that claims catalogs is judged on publishing one after the heal (sim/checkers/catalog-liveness.ts).
     if (client.features?.catalogs === true) world.oracle.catalogLiveness.claim(config.catalogReviewMs, config.listChangedDebounceMs);
-    const owned = ownedStepOf(client);
-    this.stepState = owned ?? ((state, input) => client.step(state, input));
+    const owned = pureStep ? undefined : ownedStepOf(client);
+    this.stepState = pureStep ? frozenStep(client, () => world.timeline?.lines ?? null) : owned ?? ((state, input) => client.step(state, input));
   }
 
   // -- the driver port ---------------------------------------------------------------------------------
@@ -81,7 +84,15 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       return false;
     }
     const violationsBefore = this.world.oracle.violations.length;
-    const recovered = client.recover(this.config, JSON.parse(JSON.stringify(client.durable(this.state) ?? null)));
+    const config = this.config;
+    const recover = (durable: unknown): unknown => {
+      const ledger = JSON.parse(JSON.stringify(durable ?? null)) as unknown;
+      if (this.pureStep) deepFreeze(ledger);
+      return client.recover!(config, ledger);
+    };
+    const recovered = (this.pureStep
+      ? frozenRestart({ durable: client.durable, recover: client.recover }, this.state, recover, () => this.world.timeline?.lines ?? null)
+      : recover(client.durable(this.state))) as StepResult<unknown>;
     this.state = recoveredState(client.name, recovered);
     // The restart is a step: its effects (the reference's session_lost moves) are judged and carried out.
     // Not mixed into the trace hash: the steps after it carry its consequences (golden hashes stay put).
