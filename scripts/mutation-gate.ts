@@ -101,6 +101,11 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // revocation-race): interleaving 0 is where a client that does not remember the revocation (core/draft-ledger.ts
   // putRevoked, core/authorization.ts learnRevocation) accepts that answer and serves it (served_after_revocation).
   ['revocation-race', 0, 2],
+  // era-both beyond [0, 6) (scripts/mutation-survivors.mts over swarm, era-both and era2026-swarm at 220 interleavings):
+  // 26 is the first that kills two core/era.ts survivors, 42 three of core/reducer-sessions.ts, reducer-timers.ts and
+  // authorization.ts.
+  ['era-both', 26, 1],
+  ['era-both', 42, 1],
 ]
 
 const rootSeed = 1;

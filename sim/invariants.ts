@@ -63,7 +63,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   late_tombstone: 'the client tombstoned a resource from a not-found older than an accepted version, or after close',
   unreconciled_catalog: 'the client published a catalog as complete without proof, or from a single scan',
   unproven_completeness: 'a completeness task consumed a catalog that was only SNAPSHOT_UNPROVEN',
-  old_session_effect: "the client read, accepted or wrote an outbox entry because of an old session's notification",
+  old_session_effect: "the client read, accepted or wrote an outbox entry because of an old session's notification, or sent a request on a session it had been told had ended",
   served_after_revocation: 'the client served content to a subject after it had learned of the revocation',
   untraced_derived_entry: 'a derived index entry of revoked content was left without an invalidation',
   uri_confusion: 'the client accepted content for a URI from a response or notification for a non-equivalent URI',

@@ -202,6 +202,7 @@ export class Oracle extends OracleCheckers {
         this.era2026Watch.onEnded(effect.requestId);
         break;
       case 'RequestSent':
+        this.sessions.judgeRequest(effect.sessionGeneration, effect.uri, effect.method, truth.timeMs);
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.currentSession, truth.timeMs);
         if (effect.method !== 'resources/read') break;

@@ -72,6 +72,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   }
 
   sessionLost(session: ServerSession): void {
+    this.world.oracle.sessions.onToldEnded(session.generation);
     this.step({ type: 'Disconnected', nowMs: this.world.nowMs, jitter: 0, sessionGeneration: session.generation }, causeConnection, null);
   }
 
