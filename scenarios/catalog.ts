@@ -166,6 +166,21 @@ export const revocationRace: Scenario = {
     ),
 };
 
+/**
+ * Disconnects the client is not told of (a transport whose close never reaches it): the next thing it hears is the
+ * Connected of a new session, which must end the old one there (core/reducer-sessions.ts onConnected): its reads in
+ * flight will never be answered and the server forgot its subscriptions. Step clients only (sim/applicability.ts).
+ */
+export const unannouncedDisconnect: Scenario = {
+  name: 'unannounced-disconnect',
+  description: 'disconnects the client is not told of: a new connection arrives while it believes the old one is up, with reads in flight on it',
+  targets: ['old_session_effect', 'convergence_60s', 'healed_convergence'],
+  catches: ['naive-no-resubscribe'],
+  sometimes: ['disconnect', 'disconnect-unannounced'],
+  plan: (chooser) =>
+    plan({ disconnect: ratio(1, 6), 'disconnect-unannounced': ratio(2, 3), 'slow-read': ratio(1, 4) }, workload(chooser, { mutationIntervalMsMin: 200, mutationIntervalMsMax: 2_000, deleteRatio: ratio(0, 1) })),
+};
+
 export const noSubscribeCapability: Scenario = {
   name: 'no-subscribe-capability',
   description: 'the server does not offer resources.subscribe: no update notifications at all, the client must poll and converge',
@@ -311,6 +326,7 @@ export const scenarios: readonly Scenario[] = [
   oldSessionNotification,
   permissionRevocation,
   revocationRace,
+  unannouncedDisconnect,
   noSubscribeCapability,
   clientCrash,
   swarm,

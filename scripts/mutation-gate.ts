@@ -106,6 +106,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // authorization.ts.
   ['era-both', 26, 1],
   ['era-both', 42, 1],
+  // a new connection while the client believes the old one is up (scenarios/catalog.ts unannounced-disconnect):
+  // interleaving 0 fails a client that ignores it (old_session_effect) or does not end the old session first
+  // (core/reducer-sessions.ts onConnected: its reads wedge, healed_convergence).
+  ['unannounced-disconnect', 0, 1],
 ]
 
 const rootSeed = 1;

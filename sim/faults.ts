@@ -45,6 +45,7 @@ export const faultNames = [
   'listen-stream-closed',
   'malformed-list-page',
   'malformed-read-response',
+  'disconnect-unannounced',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -95,6 +96,7 @@ export const faultDescriptions: Record<FaultName, string> = {
   'listen-out-of-filter': "2026-07-28: an updated notification tagged with a live listen's id for a URI outside that listen's acknowledged filter",
   'listen-stream-closed': '2026-07-28: the server closes a listen stream without its result (remote end: notifications/cancelled of the listen id); no more updates on it',
   'malformed-list-page': 'a resources/list page that breaks the schema: `resources` not an array, an entry without a string uri, or a non-string nextCursor',
+  'disconnect-unannounced': 'a disconnect the client is not told of (the transport never reports the close): the next thing it hears is a new connection',
   'malformed-read-response':
     "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType) or names another resource's item",
 };
@@ -107,9 +109,10 @@ export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => 
  * (a reducer on the pure transport, sim/applicability.ts `stepInterface`). Over the SDK an answer that breaks the
  * JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout, which the 2025-11-25 core
  * does not bound (its reads have no deadline; 2026-07-28 reads have readReissueMs), so the swarms, which the SDK
- * transport and module clients also run, do not draw it yet.
+ * transport and module clients also run, do not draw it yet. disconnect-unannounced likewise: a module client's
+ * transport reports a close as a real one does, and its own scenario (unannounced-disconnect) judges it.
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'disconnect-unannounced'];
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last of it, is drawn only with discovery). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
 

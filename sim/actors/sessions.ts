@@ -37,7 +37,9 @@ function disconnect(world: WorldHost, restart: boolean): void {
   const reconnectAtMs = world.nowMs + outageMs(world);
   if (restart) world.server.warmingUntilMs = reconnectAtMs + world.chooser.between('server', 'warm-up', 0, 1_000);
   if (world.faultOn[faultIndex['old-session-notification']] === 1) strandOldSessionMessages(world, session, reconnectAtMs);
-  world.client.sessionLost(session);
+  // disconnect-unannounced: the transport never reports the close; the client learns it from the next connection.
+  if (!world.fires('disconnect-unannounced', 'client not told of the disconnect?')) world.client.sessionLost(session);
+  else world.timeline?.note(world.nowMs, `the client is not told that session ${session.generation} ended`);
   world.schedule(reconnectAtMs, Kind.Reconnect, causeConnection, 0, null);
 }
 

@@ -2,8 +2,8 @@
  * Session family (SPEC §3.4, §6): `old_session_effect` and the session half of `accept_when_not_active`.
  * A read, accept or outbox entry whose root cause is an ended session's notification is an old-session
  * effect; an answer to a request of a session that has ended must not be accepted; and a request sent on a
- * session the client was already told had ended (its Disconnected step) is one too: that connection is gone,
- * and the client knows it (reducer clients on the pure transport, the only ones stepped with Disconnected).
+ * session the client was already told had ended (its Disconnected step, or the Connected of a newer one) is one
+ * too: that connection is gone, and the client knows it (reducer clients on the pure transport).
  */
 import { causeOldNotification } from '../causes.js';
 import type { StepTruth } from './step-truth.js';
@@ -15,7 +15,7 @@ export class SessionChecker {
 
   constructor(private readonly sink: ViolationSink) {}
 
-  /** The client is stepped with the end of session `generation`. */
+  /** The client is stepped with the end of session `generation` (or of every one up to it: a new connection's Connected). */
   onToldEnded(generation: number): void {
     if (generation > this.toldEnded) this.toldEnded = generation;
   }

@@ -68,6 +68,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const era = openEra(world, session);
     const input: ClientInput = { type: 'Connected', nowMs: world.nowMs, jitter: 0, sessionGeneration: session.generation, capabilities: { ...world.capabilities } };
     if (era !== undefined) input.era = era;
+    this.world.oracle.sessions.onToldEnded(session.generation - 1); // a new connection: every older one is over
     this.step(input, cause, null);
   }
 
