@@ -181,6 +181,20 @@ export const unannouncedDisconnect: Scenario = {
     plan({ disconnect: ratio(1, 6), 'disconnect-unannounced': ratio(2, 3), 'slow-read': ratio(1, 4) }, workload(chooser, { mutationIntervalMsMin: 200, mutationIntervalMsMax: 2_000, deleteRatio: ratio(0, 1) })),
 };
 
+/**
+ * A server without the resources capability (a tools-only server, say): the client must send no resources/* request
+ * at all and refuse the commands that need one (core/reducer.ts refusedForCapability); nothing is owed convergence.
+ * Step clients only (sim/applicability.ts).
+ */
+export const noResourcesCapability: Scenario = {
+  name: 'no-resources-capability',
+  description: 'the server does not declare the resources capability: no resources/* request may be sent, subscribe and discover commands are refused',
+  targets: ['request_not_offered', 'command_not_refused'],
+  catches: [],
+  sometimes: ['no-resources-capability'],
+  plan: (chooser) => plan({ 'no-resources-capability': ratio(1, 1), disconnect: ratio(1, 8) }, workload(chooser, { ...discoveryWorkload, ...servingWorkload })),
+};
+
 export const noSubscribeCapability: Scenario = {
   name: 'no-subscribe-capability',
   description: 'the server does not offer resources.subscribe: no update notifications at all, the client must poll and converge',
@@ -327,6 +341,7 @@ export const scenarios: readonly Scenario[] = [
   permissionRevocation,
   revocationRace,
   unannouncedDisconnect,
+  noResourcesCapability,
   noSubscribeCapability,
   clientCrash,
   swarm,

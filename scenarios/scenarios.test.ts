@@ -9,10 +9,10 @@ import { referenceClient } from '../core/reducer.js';
 import type { ClientEffect, ClientUnderTest } from '../core/types.js';
 import { coverageOf, replayCommand, runRange, thresholds, verdictOf, type GateAccumulator, type RunSpec } from '../sim/gate.js';
 import { faultIndex, faultNames } from '../sim/faults.js';
-import { safetyInvariants } from '../sim/oracle.js';
+import { invariantIndex, safetyInvariants } from '../sim/oracle.js';
 import { deriveSeed } from '../sim/prng.js';
 import { runInterleaving } from '../sim/world.js';
-import { closeRace, duplicateStorm, noSubscribeCapability, readRace, reconnect, scenarios, swarm, uriSpelling } from './catalog.js';
+import { closeRace, duplicateStorm, noResourcesCapability, noSubscribeCapability, readRace, reconnect, scenarios, swarm, uriSpelling } from './catalog.js';
 import { clients, findClient } from './clients.js';
 import type { Scenario } from './scenario.js';
 
@@ -95,6 +95,17 @@ describe('the reference client passes every scenario', () => {
       for (const name of safetyInvariants) expect(verdict.counters[name], name).toBe(0);
       expect(verdict.liveness.convergence_60s).toBe(0);
       expect(verdict.metrics.convergence_60s!.passed).toBe(true);
+      if (scenario === noResourcesCapability) {
+        // No resources capability: nothing can be read, so no change is owed convergence, and nothing is accepted;
+        // what is judged is that nothing is sent and every subscribe or discover command is refused.
+        expect(verdict.metrics.convergence_60s!.denominator).toBe(0);
+        expect(accumulator.accepts).toBe(0);
+        expect(accumulator.checks[invariantIndex.command_not_refused]).toBeGreaterThan(accumulator.interleavings);
+        const fired = firedFaults(accumulator);
+        expect(fired['no-resources-capability']).toBeGreaterThan(0);
+        expect(verdict.reasons).toEqual([]);
+        return;
+      }
       expect(verdict.metrics.convergence_60s!.denominator).toBeGreaterThan(100);
       expect(verdict.metrics.read_amplification!.passed).toBe(true);
       expect(verdict.metrics.read_amplification!.value).toBeLessThan(thresholds.read_amplification.value);

@@ -110,6 +110,9 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // interleaving 0 fails a client that ignores it (old_session_effect) or does not end the old session first
   // (core/reducer-sessions.ts onConnected: its reads wedge, healed_convergence).
   ['unannounced-disconnect', 0, 1],
+  // a server without the resources capability (scenarios/catalog.ts no-resources-capability): interleaving 0 fails a
+  // client that takes a subscribe or discover command silently (core/reducer.ts refusedForCapability; command_not_refused).
+  ['no-resources-capability', 0, 1],
   // 70: the first era2026-swarm interleaving that kills a core/ttl.ts survivor (found by the same re-judge).
   ['era2026-swarm', 70, 1],
 ]

@@ -46,6 +46,7 @@ export const faultNames = [
   'malformed-list-page',
   'malformed-read-response',
   'disconnect-unannounced',
+  'no-resources-capability',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -54,7 +55,7 @@ export type FaultName = (typeof faultNames)[number];
  * Capability faults are decided once per interleaving (the server does not offer the capability for the
  * whole run): a plan that lists one switches the capability off with its ratio, drawn at the start.
  */
-export const capabilityFaults: readonly FaultName[] = ['no-subscribe-capability', 'no-list-changed-capability'];
+export const capabilityFaults: readonly FaultName[] = ['no-subscribe-capability', 'no-list-changed-capability', 'no-resources-capability'];
 
 export const faultDescriptions: Record<FaultName, string> = {
   'drop-notification': 'notifications (resources/updated, resources/list_changed) lost on the way to the client',
@@ -96,6 +97,7 @@ export const faultDescriptions: Record<FaultName, string> = {
   'listen-out-of-filter': "2026-07-28: an updated notification tagged with a live listen's id for a URI outside that listen's acknowledged filter",
   'listen-stream-closed': '2026-07-28: the server closes a listen stream without its result (remote end: notifications/cancelled of the listen id); no more updates on it',
   'malformed-list-page': 'a resources/list page that breaks the schema: `resources` not an array, an entry without a string uri, or a non-string nextCursor',
+  'no-resources-capability': 'the server does not declare the resources capability at all: the client must send no resources/* request and refuse what needs one',
   'disconnect-unannounced': 'a disconnect the client is not told of (the transport never reports the close): the next thing it hears is a new connection',
   'malformed-read-response':
     "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType) or names another resource's item",
@@ -110,9 +112,10 @@ export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => 
  * JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout, which the 2025-11-25 core
  * does not bound (its reads have no deadline; 2026-07-28 reads have readReissueMs), so the swarms, which the SDK
  * transport and module clients also run, do not draw it yet. disconnect-unannounced likewise: a module client's
- * transport reports a close as a real one does, and its own scenario (unannounced-disconnect) judges it.
+ * transport reports a close as a real one does, and its own scenario (unannounced-disconnect) judges it; and
+ * no-resources-capability, under which nothing can converge (its scenario judges only what is sent).
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'disconnect-unannounced'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'disconnect-unannounced', 'no-resources-capability'];
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last of it, is drawn only with discovery). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
 

@@ -36,6 +36,7 @@ export const safetyInvariants = [
   'malformed_read_accepted',
   // SPEC §3.5: no resources/subscribe or unsubscribe where the server offers none (sim/checkers/offered.ts)
   'request_not_offered',
+  'command_not_refused',
   'reappeared_reread',
   // SPEC §3.6, the converse of the catalog checks: a proof or a task a client owes (sim/checkers/catalog-decisions.ts)
   'proven_withheld',
@@ -84,7 +85,8 @@ export const invariantExplanations: Record<InvariantName, string> = {
   catalog_hint_narrowed: '2026-07-28: a catalog was published with a shorter ttlMs, or as private, than every page of every pass it can rest on (the aggregate is the shortest page TTL, and private only when a page was)',
   answer_unrecorded: 'the client received the answer (content or not-found) to a read it sent on the current session and left no record of it: no version accepted, no tombstone, no stale receipt, no audit, no rejection',
   malformed_read_accepted: 'the client accepted content, or pended a tombstone, from a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType): SPEC §11 makes it a typed rejection',
-  request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither: a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection',
+  request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither (a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection), or any request to a server that declared no resources capability',
+  command_not_refused: 'a subscribe or discover command reached the client on a server that declared no resources capability, and it did not refuse it (CapabilityMissing): the application is never told its watch or listing cannot work',
   reappeared_reread: 'a wanted resource the client held tombstoned, which the truth had re-created, was listed by two catalogs and the client sent no read of it since the re-creation (a URI that reappears is re-read)',
   proven_withheld: 'a list pass the client received in full was served from one real snapshot under the negotiated snapshot ID, and the client did not publish it as SNAPSHOT_PROVEN in that step',
   completeness_refused: 'a commanded completeness task was not decided in its step (or one was decided without a command), or was refused while the latest catalog was an honest SNAPSHOT_PROVEN before its published review time',
@@ -124,7 +126,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'staleness-bound': ['served_beyond_bound'],
   availability: ['refused_fresh'],
   answers: ['answer_unrecorded', 'malformed_read_accepted'],
-  offered: ['request_not_offered'],
+  offered: ['request_not_offered', 'command_not_refused'],
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],

@@ -62,11 +62,15 @@ export class OracleCheckers extends OracleAccounts {
   readonly offered: OfferedRequestChecker;
   readonly notifiedReads: NotificationReadChecker;
 
+  /** How many resources the run has (indexes 0 .. resourceCount - 1). */
+  readonly resourceCount: number;
+
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   protected readonly content: ContentRegistry;
 
   constructor(uris: readonly string[], edgeCount: number) {
     super(edgeCount);
+    this.resourceCount = uris.length;
     this.content = new ContentRegistry(uris);
     this.names = new UriChecker(uris);
     this.close = new CloseChecker(this, uris.length);

@@ -159,6 +159,17 @@ export class Oracle extends OracleCheckers {
     this.notifiedReads.onRevoked(resource);
   }
 
+  /** The server declares no resources capability for the whole run: no resource can converge, be confirmed deleted or catalogued. */
+  onNothingOffered(): void {
+    for (let resource = 0; resource < this.resourceCount; resource++) {
+      this.convergence.onRevoked(resource);
+      this.deletion.onRevoked(resource);
+      this.reappearance.onRevoked(resource);
+      this.notifiedReads.onRevoked(resource);
+    }
+    this.catalogLiveness.unclaim();
+  }
+
   /** The client crashed and restarted at `timeMs`. */
   onCrash(timeMs: number): void {
     this.crash.onCrash(this.stamp(timeMs));

@@ -58,6 +58,7 @@ const goldenTraceHashes: Record<string, number> = {
   'malformed-list-page': 0xd042192c, // with the deletion branch's final deletes in plans with discovery
   'malformed-read-response': 0xfd765dc6, // read answers broken by construction (sim/actors/malformed-reads.ts)
   'multi-page-lost-notifications': 0x30fae15f,
+  'no-resources-capability': 0xc0d9cb8f, // a server without the resources capability (new scenario)
   'no-subscribe-capability': 0x243a432b,
   'old-session-notification': 0x8b6b0d51,
   'permission-revocation': 0x4f0e2576,

@@ -57,9 +57,18 @@ export class CatalogLivenessChecker {
 
   /** The client claims catalogs, with this review period (ClientConfig.catalogReviewMs) and debounce: it is judged. */
   claim(catalogReviewMs: number, listChangedDebounceMs = defaultClientConfig.listChangedDebounceMs): void {
+    if (this.unclaimable) return;
     this.reviewMs = catalogReviewMs;
     this.listChangedDebounceMs = listChangedDebounceMs;
   }
+
+  /** Nothing to list (no resources capability): no catalog is owed. Called before any claim, which it then ignores. */
+  unclaim(): void {
+    this.unclaimable = true;
+    this.reviewMs = -1;
+  }
+
+  private unclaimable = false;
 
   /** The client claims catalogs (catalog-decisions.ts judges only such a client too). */
   get claimed(): boolean {

@@ -12,15 +12,36 @@ import type { CheckingSink } from './sink.js';
 export class OfferedRequestChecker {
   constructor(private readonly sink: CheckingSink) {}
 
-  /** `subscribeOffered`, `era2026`: what the server of the current connection really declared, and its era (two flags, no object per step). */
-  judgeRequests(effects: readonly ClientEffect[], subscribeOffered: boolean, era2026: boolean, timeMs: number): void {
+  /** `resourcesOffered`, `subscribeOffered`, `era2026`: what the server of the current connection really declared, and its era (flags, no object per step). */
+  judgeRequests(effects: readonly ClientEffect[], resourcesOffered: boolean, subscribeOffered: boolean, era2026: boolean, timeMs: number): void {
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
-      if (effect.type !== 'RequestSent' || (effect.method !== 'resources/subscribe' && effect.method !== 'resources/unsubscribe')) continue;
+      if (effect.type !== 'RequestSent') continue;
+      if (!resourcesOffered) {
+        // Every request the reference vocabulary sends is resources/* or subscriptions/listen (of resources).
+        this.sink.checked('request_not_offered');
+        this.sink.violate('request_not_offered', timeMs, effect.uri, `sent ${effect.method}${effect.uri === '' ? '' : ` for ${effect.uri}`}, but the server did not declare the resources capability`);
+        continue;
+      }
+      if (effect.method !== 'resources/subscribe' && effect.method !== 'resources/unsubscribe') continue;
       this.sink.checked('request_not_offered');
       if (subscribeOffered && !era2026) continue;
       const why = era2026 ? 'the connection speaks 2026-07-28, which has no such method' : 'the server did not declare resources.subscribe';
       this.sink.violate('request_not_offered', timeMs, effect.uri, `sent ${effect.method} for ${effect.uri}, but ${why}`);
     }
+  }
+
+  /**
+   * A subscribe or discover command reached a client that has been told, at every connection of the run, that the
+   * server declares no resources capability: it must refuse it (a CapabilityMissing rejection), so the application
+   * learns its watch or listing cannot work, rather than take it silently (as if it could poll or list).
+   */
+  judgeRefusal(command: 'SubscribeCommanded' | 'DiscoverCommanded', uri: string, effects: readonly ClientEffect[], timeMs: number): void {
+    this.sink.checked('command_not_refused');
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
+      if (effect.type === 'ProtocolRejected' && effect.rejection.kind === 'CapabilityMissing') return;
+    }
+    this.sink.violate('command_not_refused', timeMs, uri, `${command} was not refused, but the server declared no resources capability`);
   }
 }

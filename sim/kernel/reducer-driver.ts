@@ -195,6 +195,9 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     this.state = result.state;
     if (this.onStep !== null) this.onStep(input, result.effects);
     world.traceHash = mix(world.traceHash, result.effects.length);
+    if ((input.type === 'SubscribeCommanded' || input.type === 'DiscoverCommanded') && !world.capabilities.resources && world.sessionGeneration > 0) {
+      oracle.offered.judgeRefusal(input.type, input.type === 'SubscribeCommanded' ? input.uri : '', result.effects, world.nowMs);
+    }
     this.judgeAndCarryOut(result.effects, cause, response, violationsBefore);
   }
 
@@ -206,7 +209,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     oracle.judge(effects, truth);
     // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
-    if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);
+    if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.resources, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
   }

@@ -76,11 +76,13 @@ export abstract class WorldCore implements WorldHost {
     }
     this.endMs = plan.workload.faultPhaseMs + plan.workload.healPhaseMs;
     this.capabilities = {
-      resources: true,
+      resources: !this.fires('no-resources-capability', 'server lacks resources?'),
       subscribe: !this.fires('no-subscribe-capability', 'server lacks subscribe?'),
       listChanged: !this.fires('no-list-changed-capability', 'server lacks listChanged?'),
       snapshotId: plan.server.snapshotId,
     };
+    // No resources capability: nothing can be read or listed, so no resource is owed convergence, deletion or a catalog.
+    if (!this.capabilities.resources) this.oracle.onNothingOffered();
     this.lister = new Lister(this.server, chooser, this, plan.server.snapshotId, plan.server.pageSizeMax, chooser.draw('server', 'cursor token seed', tokenSeedRange));
     this.jitterSeed = chooser.draw('workload', 'client jitter seed', tokenSeedRange);
     for (let resource = 0; resource < uris.length; resource++) this.observe({ kind: 'content', text: this.server.content[resource]!, resource, version: 1 });
