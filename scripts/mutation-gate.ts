@@ -113,6 +113,9 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // a server without the resources capability (scenarios/catalog.ts no-resources-capability): interleaving 0 fails a
   // client that takes a subscribe or discover command silently (core/reducer.ts refusedForCapability; command_not_refused).
   ['no-resources-capability', 0, 1],
+  // 3: the first multi-page-lost-notifications interleaving that confirms a deletion: its outbox delete entry must
+  // remove exactly the URI's derived entries (core/authorization.ts writeDeletion; outbox_lineage_broken).
+  ['multi-page-lost-notifications', 3, 1],
   // 70: the first era2026-swarm interleaving that kills a core/ttl.ts survivor (found by the same re-judge).
   ['era2026-swarm', 70, 1],
 ]

@@ -45,6 +45,8 @@ export const safetyInvariants = [
   'list_changed_unscanned',
   // SPEC §3.3: a notified change is read, coalesced but never dropped (sim/checkers/notification-reads.ts)
   'notified_unread',
+  // SPEC §3.7, §14: the outbox applied as the downstream index applies it (sim/checkers/outbox-lineage.ts)
+  'outbox_lineage_broken',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -86,6 +88,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   answer_unrecorded: 'the client received the answer (content or not-found) to a read it sent on the current session and left no record of it: no version accepted, no tombstone, no stale receipt, no audit, no rejection',
   malformed_read_accepted: 'the client accepted content, or pended a tombstone, from a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType): SPEC §11 makes it a typed rejection',
   request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither (a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection), or any request to a server that declared no resources capability',
+  outbox_lineage_broken: "the client's outbox, applied as a downstream index applies it, leaves an older version's entries live, names entries it never traced or the index does not hold, confirms a deletion without a delete entry, or does not raise its sequence",
   command_not_refused: 'a subscribe or discover command reached the client on a server that declared no resources capability, and it did not refuse it (CapabilityMissing): the application is never told its watch or listing cannot work',
   reappeared_reread: 'a wanted resource the client held tombstoned, which the truth had re-created, was listed by two catalogs and the client sent no read of it since the re-creation (a URI that reappears is re-read)',
   proven_withheld: 'a list pass the client received in full was served from one real snapshot under the negotiated snapshot ID, and the client did not publish it as SNAPSHOT_PROVEN in that step',
@@ -132,6 +135,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'catalog-liveness': ['healed_catalog'],
   'catalog-decisions': ['proven_withheld', 'completeness_refused', 'cursor_misused', 'list_changed_unscanned'],
   'notification-reads': ['notified_unread'],
+  'outbox-lineage': ['outbox_lineage_broken'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

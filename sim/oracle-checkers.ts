@@ -21,6 +21,7 @@ import { ServerSubscriptionChecker } from './checkers/server-subscriptions.js';
 import { StalenessBoundChecker } from './checkers/staleness-bound.js';
 import { AvailabilityChecker } from './checkers/availability.js';
 import { TaskAgeChecker } from './checkers/task-age.js';
+import { OutboxLineageChecker } from './checkers/outbox-lineage.js';
 import { CloseChecker } from './checkers/close.js';
 import { ContentRegistry } from './checkers/content.js';
 import { ConvergenceChecker } from './checkers/convergence.js';
@@ -61,6 +62,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly answers: AnswerChecker;
   readonly offered: OfferedRequestChecker;
   readonly notifiedReads: NotificationReadChecker;
+  readonly outboxLineage: OutboxLineageChecker;
 
   /** How many resources the run has (indexes 0 .. resourceCount - 1). */
   readonly resourceCount: number;
@@ -98,6 +100,7 @@ export class OracleCheckers extends OracleAccounts {
     this.answers = new AnswerChecker(this, uris);
     this.offered = new OfferedRequestChecker(this);
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
+    this.outboxLineage = new OutboxLineageChecker(this);
   }
 
   get notificationReads(): number {

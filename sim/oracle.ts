@@ -184,6 +184,7 @@ export class Oracle extends OracleCheckers {
     const checks = this.checks;
     this.reappearance.onStep(truth);
     this.notifiedReads.beginStep(truth);
+    this.outboxLineage.beginStep();
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
     if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) {
@@ -199,6 +200,7 @@ export class Oracle extends OracleCheckers {
     this.availability.afterStep(effects, truth);
     this.catalogDecisions.afterStep(truth.timeMs, truth.currentSession);
     this.notifiedReads.afterStep(truth.timeMs);
+    this.outboxLineage.afterStep(truth.timeMs);
   }
 
   private judgeEffect(effect: ClientEffect, truth: StepTruth): void {
@@ -233,17 +235,20 @@ export class Oracle extends OracleCheckers {
         this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
         break;
       case 'TombstoneConfirmed':
+        this.outboxLineage.onConfirmed(effect.uri);
         this.catalog.judgeDeletion(effect.uri, truth.timeMs, 'deletion confirmed');
         this.deletion.onConfirmed(this.resourceOf(effect.uri), truth.timeMs);
         this.onTombstoned(effect.uri);
         break;
       case 'OutboxEntryWritten':
+        this.outboxLineage.onOutbox(effect, truth.timeMs);
         // Invalidations (revocation purges) must be written whatever the subscription's state.
         if (effect.operation !== 'invalidate') this.judgeOutbox(effect.uri, truth);
         if (effect.operation === 'delete') this.catalog.judgeDeletion(effect.uri, truth.timeMs, 'outbox delete entry');
         this.revocation.judgeOutbox(effect);
         break;
       case 'DerivedEntryWritten':
+        this.outboxLineage.onDerived(effect.entryId);
         this.revocation.judgeDerived(effect.entryId, effect.uri, effect.subject);
         break;
       case 'ContentServed':
