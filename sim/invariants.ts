@@ -47,6 +47,8 @@ export const safetyInvariants = [
   'notified_unread',
   // SPEC §3.7, §14: the outbox applied as the downstream index applies it (sim/checkers/outbox-lineage.ts)
   'outbox_lineage_broken',
+  // SPEC §3.4: a close is reported once, truthfully (sim/checkers/close-record.ts)
+  'close_record_untrue',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -89,6 +91,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   malformed_read_accepted: 'the client accepted content, or pended a tombstone, from a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType): SPEC §11 makes it a typed rejection',
   request_not_offered: 'the client sent resources/subscribe or resources/unsubscribe on a connection that offers neither (a 2025-11-25 server that did not declare resources.subscribe, or a 2026-07-28 connection), or any request to a server that declared no resources capability',
   outbox_lineage_broken: "the client's outbox, applied as a downstream index applies it, leaves an older version's entries live, names entries it never traced or the index does not hold, confirms a deletion without a delete entry, or does not raise its sequence",
+  close_record_untrue: 'a move to CLOSED without exactly one SubscriptionClosed in its step (or one without the move), or a SubscriptionClosed whose closeOrdinal is not the last read ordinal issued for the URI, or whose closeEpoch is not a fresh positive integer above the URI\'s previous one',
   command_not_refused: 'a subscribe or discover command reached the client on a server that declared no resources capability, and it did not refuse it (CapabilityMissing): the application is never told its watch or listing cannot work',
   reappeared_reread: 'a wanted resource the client held tombstoned, which the truth had re-created, was listed by two catalogs and the client sent no read of it since the re-creation (a URI that reappears is re-read)',
   proven_withheld: 'a list pass the client received in full was served from one real snapshot under the negotiated snapshot ID, and the client did not publish it as SNAPSHOT_PROVEN in that step',
@@ -136,6 +139,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'catalog-decisions': ['proven_withheld', 'completeness_refused', 'cursor_misused', 'list_changed_unscanned'],
   'notification-reads': ['notified_unread'],
   'outbox-lineage': ['outbox_lineage_broken'],
+  'close-record': ['close_record_untrue'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

@@ -22,6 +22,7 @@ import { StalenessBoundChecker } from './checkers/staleness-bound.js';
 import { AvailabilityChecker } from './checkers/availability.js';
 import { TaskAgeChecker } from './checkers/task-age.js';
 import { OutboxLineageChecker } from './checkers/outbox-lineage.js';
+import { CloseRecordChecker } from './checkers/close-record.js';
 import { CloseChecker } from './checkers/close.js';
 import { ContentRegistry } from './checkers/content.js';
 import { ConvergenceChecker } from './checkers/convergence.js';
@@ -63,6 +64,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly offered: OfferedRequestChecker;
   readonly notifiedReads: NotificationReadChecker;
   readonly outboxLineage: OutboxLineageChecker;
+  readonly closeRecord: CloseRecordChecker;
 
   /** How many resources the run has (indexes 0 .. resourceCount - 1). */
   readonly resourceCount: number;
@@ -101,6 +103,7 @@ export class OracleCheckers extends OracleAccounts {
     this.offered = new OfferedRequestChecker(this);
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
     this.outboxLineage = new OutboxLineageChecker(this);
+    this.closeRecord = new CloseRecordChecker(this);
   }
 
   get notificationReads(): number {

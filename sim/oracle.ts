@@ -185,6 +185,7 @@ export class Oracle extends OracleCheckers {
     this.reappearance.onStep(truth);
     this.notifiedReads.beginStep(truth);
     this.outboxLineage.beginStep();
+    this.closeRecord.beginStep();
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
     if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) {
@@ -201,6 +202,7 @@ export class Oracle extends OracleCheckers {
     this.catalogDecisions.afterStep(truth.timeMs, truth.currentSession);
     this.notifiedReads.afterStep(truth.timeMs);
     this.outboxLineage.afterStep(truth.timeMs);
+    this.closeRecord.afterStep(truth.timeMs);
   }
 
   private judgeEffect(effect: ClientEffect, truth: StepTruth): void {
@@ -219,6 +221,7 @@ export class Oracle extends OracleCheckers {
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.currentSession, truth.timeMs);
         if (effect.method !== 'resources/read') break;
+        this.closeRecord.onReadSent(effect.uri, effect.readOrdinal);
         this.amplification.onRead(truth.cause);
         this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
         this.notifiedReads.onReadSent(this.resourceOf(effect.uri));
@@ -272,6 +275,10 @@ export class Oracle extends OracleCheckers {
         break;
       case 'Transitioned':
         this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
+        if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri);
+        break;
+      case 'SubscriptionClosed':
+        this.closeRecord.onClosed(effect, truth.timeMs);
         break;
       case 'AuditWritten':
         this.audits++;
