@@ -3,7 +3,7 @@
 // reference client runs the parts below, stopping at the first failing interleaving. A survivor the larger
 // gate kills only needs more interleavings in the fixed gate; one it does not kill needs judgement (a checker,
 // a fault, a scenario) or is shown equivalent in mutation-equivalents.md.
-// Usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...]
+// Usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...|gate]
 // MUTATION_FILE=core/ttl.ts limits it to one file, MUTATION_LINES=FROM-TO to survivors starting on those lines (one
 // function, say), MUTATION_MAX=N to its first N survivors (a sample).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientUnderTest } from '../core/types.js';
 import { registerOwnedStep, type StepFunction } from '../core/step-owned.js';
-import { mutationGateFailure, mutationSelfCheckFailure, mutationSelfCheckParts, type MutationGatePart } from './mutation-gate.js';
+import { mutationGateFailure, mutationGateParts, mutationSelfCheckFailure, mutationSelfCheckParts, type MutationGatePart } from './mutation-gate.js';
 
 interface Position { line: number; column: number }
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: Position; end: Position } }
@@ -22,9 +22,12 @@ if (reportPath === undefined) {
   process.exit(2);
 }
 const targeted = ['read-race', 'duplicate-storm', 'close-race', 'reconnect', 'uri-spelling', 'multi-page-lost-notifications', 'cursor-cycle', 'malformed-list-page', 'forged-snapshot-id', 'catalog-review', 'lost-unsubscribe-ack', 'late-content-after-close', 'old-session-notification', 'permission-revocation', 'no-subscribe-capability', 'client-crash'];
+// 'gate': the fixed gate itself (its parts, then its self-check parts): what Stryker would find now, survivor by survivor.
 const parts: MutationGatePart[] = partsText === undefined
   ? [['swarm', 0, 300], ['era-both', 0, 100], ...targeted.map((name): MutationGatePart => [name, 0, 40])]
-  : partsText.split(',').map((part) => {
+  : partsText === 'gate'
+    ? [...mutationGateParts]
+    : partsText.split(',').map((part) => {
       const [name, start, count] = part.split(':');
       return [name!, Number(start), Number(count)];
     });
