@@ -4,7 +4,7 @@
  * transport's message delivery: what reaches the client on which session, and the stranding of
  * pre-crash responses (they may surface after the restart on their old session).
  */
-import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, TimerId } from '../../core/types.js';
+import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, StepResult, TimerId } from '../../core/types.js';
 import { ownedStepOf, type StepFunction } from '../../core/step-owned.js';
 import { interpretEffects, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
@@ -16,6 +16,8 @@ import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from '
 import { isEra2026Session, listenParams, observeEra2026Response, observeListenDelivery, openEra } from '../actors/era2026.js';
 import type { ListenCancelEffect } from './effects.js';
 import type { StepListener } from './interleaving.js';
+import { faultIndex } from '../faults.js';
+import { hostileInputFor, hostileKindCount, type HostileInput } from '../actors/hostile-inputs.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
 export interface ReducerWorld extends WorldHost {
@@ -38,6 +40,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
    * to `state` and replaces it with each result, so the step may change it in place), else its pure step.
    */
   private readonly stepState: StepFunction<unknown>;
+  /** malformed-input is in the plan (sim/actors/hostile-inputs.ts): a step may be preceded, or replaced, by a hostile one. */
+  private readonly hostile: boolean;
 
   constructor(
     private readonly world: ReducerWorld,
@@ -51,6 +55,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (client.features?.catalogs === true) world.oracle.catalogLiveness.claim(config.catalogReviewMs, config.listChangedDebounceMs);
     const owned = ownedStepOf(client);
     this.stepState = owned ?? ((state, input) => client.step(state, input));
+    this.hostile = world.faultOn[faultIndex['malformed-input']] === 1;
   }
 
   // -- the driver port ---------------------------------------------------------------------------------
@@ -171,6 +176,59 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   // -- one step -------------------------------------------------------------------------------------------
 
   private step(input: ClientInput, cause: number, response: ResponseMessage | null): void {
+    if (this.hostile && this.world.fires('malformed-input', 'malformed input?')) this.stepHostile(input, cause, response);
+    else this.stepOnce(input, cause, response);
+  }
+
+  /**
+   * malformed-input: a hostile input (a malformed or inert one before `input`, or an equivalent spelling in its place),
+   * then the real step, judged against the client's own step of `input` from its state before (a structured copy:
+   * a step client's state is plain data, SPEC §4).
+   */
+  private stepHostile(input: ClientInput, cause: number, response: ResponseMessage | null): void {
+    const world = this.world;
+    const made = hostileInputFor(input, world.chooser.draw('faults', 'malformed input kind', hostileKindCount(input.type)));
+    world.timeline?.note(world.nowMs, `[truth] the harness hands the client ${made.kind} (${made.expect}) ${made.expect === 'same' ? 'in place of' : 'before'} the next input`);
+    const before: unknown = structuredClone(this.state);
+    if (made.expect !== 'same') {
+      const violationsBefore = world.oracle.violations.length;
+      this.steps++;
+      let result: StepResult<unknown>;
+      try {
+        result = this.stepState(this.state, made.input as ClientInput);
+      } catch (error) {
+        // SPEC §11: a step never throws on input. Judged as a violation (the run goes on from the state before).
+        world.oracle.inputs.judgeThrown(made, error, world.nowMs);
+        this.state = structuredClone(before);
+        result = { state: this.state, effects: [] };
+        world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
+        this.finishHostile(made, input, cause, response, before);
+        return;
+      }
+      world.traceHash = mix(world.traceHash, result.effects.length);
+      // Judged only as the answer to a hostile input, and not carried out: the truth events the real input comes
+      // with (a serve, a task) are about the real step, and what a client does with a malformed input is a violation.
+      // A client that took it goes on from its state before (a state built from a malformed field, its effects
+      // never carried out, would only fail later in ways that say less).
+      const taken = world.oracle.inputs.judgeHostile(made, result.effects, world.nowMs);
+      this.state = taken ? structuredClone(before) : result.state;
+      world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
+    }
+    this.finishHostile(made, input, cause, response, before);
+  }
+
+  /** The real step after (or, spelled, in place of) a hostile input, judged against the client's step of it from `before`. */
+  private finishHostile(made: HostileInput, input: ClientInput, cause: number, response: ResponseMessage | null, before: unknown): void {
+    const real = made.expect === 'same' ? (made.input as ClientInput) : input;
+    const effects = this.stepOnce(real, cause, response);
+    input.jitter = real.jitter;
+    const world = this.world;
+    const violationsBefore = world.oracle.violations.length;
+    world.oracle.inputs.judgeInert(made, effects, this.client.step(before, input).effects, world.nowMs);
+    world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
+  }
+
+  private stepOnce(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
     const world = this.world;
     input.jitter = jitterFor(world.jitterSeed, this.steps);
     this.steps++;
@@ -183,6 +241,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (this.onStep !== null) this.onStep(input, result.effects);
     world.traceHash = mix(world.traceHash, result.effects.length);
     this.judgeAndCarryOut(result.effects, cause, response, violationsBefore);
+    return result.effects;
   }
 
   private judgeAndCarryOut(effects: readonly ClientEffect[], cause: number, response: ResponseMessage | null, violationsBefore: number): void {
