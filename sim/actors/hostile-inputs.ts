@@ -186,7 +186,7 @@ const namesByType = Object.fromEntries(
 const everyInputCount = Object.keys(everyInputKinds).length;
 
 /**
- * How many draws an input of `type` has: its own kinds three times each, every input's once (most inputs are
+ * How many draws an input of `type` has: its own kinds four times each, every input's once (most inputs are
  * reads, notifications and timers: the rarer types, Connected or a feed event, still get their own kinds soon).
  */
 export function hostileKindCount(type: ClientInput['type']): number {
