@@ -110,7 +110,7 @@ export const malformedInput: Scenario = {
   sometimes: ['malformed-input', 'permission-revocation', 'disconnect'],
   plan: (chooser) =>
     plan(
-      { 'malformed-input': ratio(1, 4), 'permission-revocation': ratio(1, 3), disconnect: ratio(1, 6) },
+      { 'malformed-input': ratio(1, 2), 'permission-revocation': ratio(1, 3), disconnect: ratio(1, 2) },
       workload(chooser, { ...servingWorkload, ...discoveryWorkload, closeRatio: ratio(1, 6), closeTickMs: 3_000 }, catalogResources),
       drawServer(chooser),
     ),

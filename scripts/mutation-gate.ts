@@ -26,12 +26,15 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['uri-shapes', 0, 1],
   // malformed-input (sim/actors/hostile-inputs.ts, sim/checkers/inputs.ts): the only part that hands the client inputs with
   // a malformed caller field (core/input-check.ts) or a malformed notification, response id or envelope (core/protocol.ts
-  // interpretNotification, checkRequestId). Early: most mutants of those lines fail only here, at interleaving 0; ~25 ms
-  // an interleaving plain. [0, 9): 5 is the first where a capability flag that is not a boolean comes after a good one
-  // (the loop in checkCapabilities), 6 the first with `resources: "yes"`, 8 the first subscribe whose subject is not a
-  // string. 14: the first Connected spelled without `resources` (it means true), answered as the real one.
-  ['malformed-input', 0, 9],
-  ['malformed-input', 14, 1],
+  // interpretNotification, checkRequestId). Early: most mutants of those lines fail only here, at interleaving 0; ~50 ms
+  // an interleaving plain. [0, 8): 2 is the first where sub-capabilities are spelled with and without `resources: false`,
+  // 4 the first subscribe spelled without a subject and for 'default', 6 the first Connected without `resources` (it means
+  // true), 7 the first `resources: "yes"` and the first subject of exactly 1,024 characters (valid). 11: the first
+  // completeness task that is not a string; 13: the first capabilities that are an array (core/input-check.ts
+  // checkCapabilities' object test). Connected comes once a session, so its eleven kinds take a dozen interleavings.
+  ['malformed-input', 0, 8],
+  ['malformed-input', 11, 1],
+  ['malformed-input', 13, 1],
   ['swarm', 0, 12],
   ['era-both', 0, 6],
   // 2026-07-28 alone: its defaults (listen ack timeout, read re-issue) are only reached here (mutation-survivors.mts);

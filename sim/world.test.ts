@@ -58,7 +58,7 @@ const goldenTraceHashes: Record<string, number> = {
   // read answers broken by construction (sim/actors/malformed-reads.ts); re-pinned (was 0xfd765dc6) when the fault
   // gained ten kinds (errors, blobs, limits) and respells not-found answers: the kind draw's range and the draws changed.
   'malformed-read-response': 0x34c5b187,
-  'malformed-input': 0xfe24e67a, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
+  'malformed-input': 0xbda7fadb, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
   'multi-page-lost-notifications': 0x30fae15f,
   'no-subscribe-capability': 0x243a432b,
   'old-session-notification': 0x8b6b0d51,

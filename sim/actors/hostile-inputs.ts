@@ -3,7 +3,8 @@
  * the schema), hands the client a copy of the input it is about to deliver with one field broken, then the input
  * itself (SPEC §11: a typed rejection naming the field, the state unchanged). Or it hands a valid input that must
  * change nothing (a timer firing at a deadline never armed, a session end of a session that is not current, a
- * grant to a subject never revoked), or, in place of the input, an equivalent spelling of it. Judged in
+ * grant to a subject never revoked), or, in place of the input, an equivalent spelling of it, or two spellings of
+ * one input, each stepped from the client's state and neither kept. Judged in
  * sim/checkers/inputs.ts; carried out by the step driver (sim/kernel/reducer-driver.ts), so only step clients.
  *
  * The kind is drawn among those of the input's type (`hostileKindsOf`) and of every input (`everyInputKinds`).
@@ -13,13 +14,19 @@
 import type { ClientInput, Rejection } from '../../core/types.js';
 import { LEDGER_TEXT_CHARS_MAX } from '../../core/protocol.js';
 
-/** rejected: one typed rejection and nothing else; inert: no effect at all; same: answered as the input it spells. */
-export type HostileExpectation = 'rejected' | 'inert' | 'same';
+/**
+ * rejected: one typed rejection and nothing else; inert: no effect at all; same: answered as the input it spells;
+ * pair: `input` and `other` are two spellings of one input, each stepped from the client's state (neither kept),
+ * answered alike (the real input follows as usual).
+ */
+export type HostileExpectation = 'rejected' | 'inert' | 'same' | 'pair';
 
 export interface HostileInput {
   kind: string;
   /** What the client is handed (not always an object). */
   input: unknown;
+  /** `pair`: the other spelling. */
+  other?: unknown;
   expect: HostileExpectation;
   /** `rejected`: the kind of the rejection and the texts its detail must show. */
   rejection: Rejection['kind'] | null;
@@ -83,6 +90,22 @@ const connectedKinds: Record<string, Make> = {
   'resources-implied': (real) => {
     const { resources: _implied, ...rest } = capabilities(real);
     return { input: { ...real, capabilities: rest }, expect: 'same', rejection: null, shows: [] };
+  },
+  // A server without the resources capability has none of its sub-capabilities (MCP: they are fields of `resources`).
+  'sub-capabilities-without-resources': (real) => ({
+    input: { ...real, capabilities: { resources: false, subscribe: true, listChanged: true, snapshotId: true } },
+    other: { ...real, capabilities: { resources: false, subscribe: false, listChanged: false, snapshotId: false } },
+    expect: 'pair',
+    rejection: null,
+    shows: [],
+  }),
+};
+
+const subscribeKinds: Record<string, Make> = {
+  // core/inputs.ts: a subscribe without a subject reads as the subject 'default'.
+  'subject-absent-is-default': (real) => {
+    const { subject: _absent, ...rest } = real;
+    return { input: rest, other: { ...real, subject: 'default' }, expect: 'pair', rejection: null, shows: [] };
   },
 };
 
@@ -171,7 +194,7 @@ const kindsByType: Record<ClientInput['type'], Record<string, Make>> = {
   ResponseArrived: responseKinds,
   NotificationArrived: notificationKinds,
   TimerFired: timerKinds,
-  SubscribeCommanded: { ...uriKinds, ...subjectKinds },
+  SubscribeCommanded: { ...uriKinds, ...subjectKinds, ...subscribeKinds },
   UnsubscribeCommanded: uriKinds,
   ServeCommanded: { ...uriKinds, ...subjectKinds, 'subject-missing': malformed('subject', undefined, 'must be a string, got undefined') },
   AuthorizationChanged: authorizationKinds,

@@ -7,7 +7,9 @@
  * - `malformed_input_not_inert`: the next real input is answered exactly as it would have been without the
  *   malformed (or inert) one: the same effects as the client's own step of that input from its state before it
  *   (the malformed input left the state unchanged). An equivalent spelling of a real input, handed in its place,
- *   is answered with the same effects as the input itself.
+ *   is answered with the same effects as the input itself, and two spellings of one input (a subscribe without a
+ *   subject and one for 'default'; sub-capabilities with and without a resources capability that is false), each
+ *   stepped from the client's state, with the same effects as each other.
  *
  * Judged by effects only, against what the fault really handed the client; only step clients (SPEC §4), whose
  * state the driver can step twice (sim/kernel/reducer-driver.ts).
@@ -40,8 +42,9 @@ export class InputChecker {
   judgeInert(made: HostileInput, effects: readonly ClientEffect[], twin: readonly ClientEffect[], timeMs: number): void {
     this.sink.checked('malformed_input_not_inert');
     if (isDeepStrictEqual(effects, twin)) return;
-    const what = made.expect === 'same' ? `the input spelled ${made.kind}` : `the input after a ${made.kind} one`;
-    this.sink.violate('malformed_input_not_inert', timeMs, '', `${what} gave ${summary(effects)}, the input alone ${summary(twin)}`);
+    const what = made.expect === 'pair' ? `one spelling (${made.kind})` : made.expect === 'same' ? `the input spelled ${made.kind}` : `the input after a ${made.kind} one`;
+    const alone = made.expect === 'pair' ? 'the other' : 'the input alone';
+    this.sink.violate('malformed_input_not_inert', timeMs, '', `${what} gave ${summary(effects)}, ${alone} ${summary(twin)}`);
   }
 
   private inertProblem(effects: readonly ClientEffect[]): string | null {

@@ -190,7 +190,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const made = hostileInputFor(input, world.chooser.draw('faults', 'malformed input kind', hostileKindCount(input.type)));
     world.timeline?.note(world.nowMs, `[truth] the harness hands the client ${made.kind} (${made.expect}) ${made.expect === 'same' ? 'in place of' : 'before'} the next input`);
     const before: unknown = structuredClone(this.state);
-    if (made.expect !== 'same') {
+    if (made.expect === 'rejected' || made.expect === 'inert') {
       const violationsBefore = world.oracle.violations.length;
       this.steps++;
       let result: StepResult<unknown>;
@@ -224,7 +224,14 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     input.jitter = real.jitter;
     const world = this.world;
     const violationsBefore = world.oracle.violations.length;
-    world.oracle.inputs.judgeInert(made, effects, this.client.step(before, input).effects, world.nowMs);
+    if (made.expect === 'pair') {
+      const spelled = made.input as ClientInput;
+      const other = made.other as ClientInput;
+      spelled.jitter = other.jitter = real.jitter;
+      world.oracle.inputs.judgeInert(made, this.client.step(before, spelled).effects, this.client.step(before, other).effects, world.nowMs);
+    } else {
+      world.oracle.inputs.judgeInert(made, effects, this.client.step(before, input).effects, world.nowMs);
+    }
     world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
   }
 
