@@ -49,6 +49,8 @@ export const safetyInvariants = [
   // SPEC §11: an input with a malformed field is a typed rejection naming it, and changes nothing (sim/checkers/inputs.ts)
   'malformed_input_accepted',
   'malformed_input_not_inert',
+  // SPEC §3.2, §3.5: a subscribe command on a connection that offers subscribe sends one (sim/checkers/offered.ts)
+  'subscribe_unsent',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -102,6 +104,8 @@ export const invariantExplanations: Record<InvariantName, string> = {
     'the client took a step input with one malformed field (a time, session number, timer, capability, subject, flag, task, command URI, response id or envelope, notification method or params) as valid: the step did more than record a typed rejection naming the field and showing what it got; or it did anything at all with a valid input that must change nothing (a timer firing at a deadline never armed, a session end of a session not current, a grant to a subject never revoked): SPEC §11',
   malformed_input_not_inert:
     'after a malformed (or inert) input, the client answered the next real input differently than it would have without it: the malformed input changed its state (SPEC §11: the state is returned unchanged), or an equivalent spelling of a real input (capabilities without resources: true, an updated notification with extra params) was answered differently than the input itself, or two spellings of one input (a subscribe without a subject and one for the subject default; sub-capabilities with and without a resources capability that is false) differently from each other',
+  subscribe_unsent:
+    'the client was commanded to subscribe a resource while connected to a 2025-11-25 server that declared resources.subscribe, and sent no resources/subscribe for it in that step (it polls only without the capability: SPEC §3.5)',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -136,7 +140,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   availability: ['refused_fresh'],
   answers: ['answer_unrecorded', 'malformed_read_accepted', 'read_answer_misjudged'],
   inputs: ['malformed_input_accepted', 'malformed_input_not_inert'],
-  offered: ['request_not_offered'],
+  offered: ['request_not_offered', 'subscribe_unsent'],
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],

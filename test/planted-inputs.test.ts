@@ -89,13 +89,31 @@ const readBugs: readonly PlantedBug[] = [
   },
 ];
 
+/** SPEC §3.2, §3.5: a client polls only where the server offers no subscribe (`subscribe_unsent`, sim/checkers/offered.ts). */
+const subscribeBugs: readonly PlantedBug[] = [
+  {
+    name: 'subscribe-deferred-to-reconnect',
+    description: 'a subscribe command while connected only records the subscription; it is sent at the next (re)connect',
+    patches: [{ file: 'reducer.ts', find: "  if (d.v.connected) startSubscription(d, uri, 'subscribe_sent');", replace: '' }],
+    scenarios: ['swarm'],
+    invariants: ['subscribe_unsent'],
+  },
+  {
+    name: 'subscribe-capability-dropped',
+    description: 'the normalized capabilities lose subscribe: the client polls on every server',
+    patches: [{ file: 'input-check.ts', find: '    subscribe: resources && value.subscribe,', replace: '    subscribe: false,' }],
+    scenarios: ['swarm'],
+    invariants: ['subscribe_unsent'],
+  },
+];
+
 const loaded = new Map<string, ClientUnderTest<any>>();
 beforeAll(async () => {
-  for (const bug of [unpatchedControl, ...inputBugs, ...readBugs]) loaded.set(bug.name, await plantedClient(bug));
+  for (const bug of [unpatchedControl, ...inputBugs, ...readBugs, ...subscribeBugs]) loaded.set(bug.name, await plantedClient(bug));
 });
 
 describe('planted bugs of input and read-answer validation', () => {
-  it.each([...inputBugs, ...readBugs].map((bug) => [bug.name, bug] as const))('%s: its scenario catches it and it shrinks to <= 30 timeline lines', (_name, bug) => {
+  it.each([...inputBugs, ...readBugs, ...subscribeBugs].map((bug) => [bug.name, bug] as const))('%s: its scenario catches it and it shrinks to <= 30 timeline lines', (_name, bug) => {
     expectCaughtAndShrunk('inputs', rootSeed, searchInterleavings, bug, loaded.get(bug.name)!, loaded.get(unpatchedControl.name)!, bug.scenarios[0]!);
   });
 }, 600_000);

@@ -40,6 +40,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
    * to `state` and replaces it with each result, so the step may change it in place), else its pure step.
    */
   private readonly stepState: StepFunction<unknown>;
+  /** The session the client was last handed Connected for, while it lasts (-1: none, or lost, or a crash since). */
+  private connectedSession = -1;
   /** malformed-input is in the plan (sim/actors/hostile-inputs.ts): a step may be preceded, or replaced, by a hostile one. */
   private readonly hostile: boolean;
 
@@ -61,7 +63,14 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   // -- the driver port ---------------------------------------------------------------------------------
 
   command(input: CommandInput, cause: number): void {
-    this.step(input, cause, null);
+    const effects = this.step(input, cause, null);
+    const world = this.world;
+    const session = world.session;
+    if (input.type === 'SubscribeCommanded' && session !== null && session.alive && this.connectedSession === session.generation) {
+      const violationsBefore = world.oracle.violations.length;
+      world.oracle.offered.judgeSubscribeCommand(input.uri, effects, world.capabilities.subscribe, isEra2026Session(session), world.nowMs);
+      world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
+    }
   }
 
   connect(cause: number): void {
@@ -71,15 +80,18 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const input: ClientInput = { type: 'Connected', nowMs: world.nowMs, jitter: 0, sessionGeneration: session.generation, capabilities: { ...world.capabilities } };
     if (era !== undefined) input.era = era;
     this.step(input, cause, null);
+    this.connectedSession = session.generation;
   }
 
   sessionLost(session: ServerSession): void {
+    if (this.connectedSession === session.generation) this.connectedSession = -1;
     this.step({ type: 'Disconnected', nowMs: this.world.nowMs, jitter: 0, sessionGeneration: session.generation }, causeConnection, null);
   }
 
   crash(): boolean {
     const client = this.client;
     this.epoch++;
+    this.connectedSession = -1;
     this.armedTimers.clear();
     if (client.durable === undefined || client.recover === undefined) {
       this.state = client.init(this.config);
@@ -175,9 +187,10 @@ export class ReducerDriver implements ClientDriver, EffectPort {
 
   // -- one step -------------------------------------------------------------------------------------------
 
-  private step(input: ClientInput, cause: number, response: ResponseMessage | null): void {
-    if (this.hostile && this.world.fires('malformed-input', 'malformed input?')) this.stepHostile(input, cause, response);
-    else this.stepOnce(input, cause, response);
+  /** One step of `input` (after or in place of a hostile one when malformed-input fires): the real step's effects. */
+  private step(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
+    if (this.hostile && this.world.fires('malformed-input', 'malformed input?')) return this.stepHostile(input, cause, response);
+    return this.stepOnce(input, cause, response);
   }
 
   /**
@@ -185,7 +198,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
    * then the real step, judged against the client's own step of `input` from its state before (a structured copy:
    * a step client's state is plain data, SPEC §4).
    */
-  private stepHostile(input: ClientInput, cause: number, response: ResponseMessage | null): void {
+  private stepHostile(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
     const world = this.world;
     const made = hostileInputFor(input, world.chooser.draw('faults', 'malformed input kind', hostileKindCount(input.type)));
     world.timeline?.note(world.nowMs, `[truth] the harness hands the client ${made.kind} (${made.expect}) ${made.expect === 'same' ? 'in place of' : 'before'} the next input`);
@@ -202,8 +215,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
         this.state = structuredClone(before);
         result = { state: this.state, effects: [] };
         world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
-        this.finishHostile(made, input, cause, response, before);
-        return;
+        return this.finishHostile(made, input, cause, response, before);
       }
       world.traceHash = mix(world.traceHash, result.effects.length);
       // Judged only as the answer to a hostile input, and not carried out: the truth events the real input comes
@@ -214,11 +226,11 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       this.state = taken ? structuredClone(before) : result.state;
       world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
     }
-    this.finishHostile(made, input, cause, response, before);
+    return this.finishHostile(made, input, cause, response, before);
   }
 
   /** The real step after (or, spelled, in place of) a hostile input, judged against the client's step of it from `before`. */
-  private finishHostile(made: HostileInput, input: ClientInput, cause: number, response: ResponseMessage | null, before: unknown): void {
+  private finishHostile(made: HostileInput, input: ClientInput, cause: number, response: ResponseMessage | null, before: unknown): readonly ClientEffect[] {
     const real = made.expect === 'same' ? (made.input as ClientInput) : input;
     const effects = this.stepOnce(real, cause, response);
     input.jitter = real.jitter;
@@ -233,6 +245,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       world.oracle.inputs.judgeInert(made, effects, this.client.step(before, input).effects, world.nowMs);
     }
     world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
+    return effects;
   }
 
   private stepOnce(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
