@@ -59,9 +59,16 @@ export function scenarioForProtocol(
   const stepOnly = scenario.sometimes.find((fault) => stepInterfaceFaults.includes(fault));
   if (transport === 'sdk' && stepOnly !== undefined) {
     throw new UsageError(
-      `scenario ${scenario.name} makes ${stepOnly}, which is judged on the step interface only: over the SDK, an answer that breaks the JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout (the 2025-11-25 core gives reads no deadline); run it without --transport sdk`,
+      `scenario ${scenario.name} makes ${stepOnly}, which is judged on the step interface only: ${stepOnlyReason(stepOnly)}; run it without --transport sdk`,
       command,
     );
   }
   return scenario; // --transport sdk runs 2026-07-28 over SDK v2 and 2025-11-25 over SDK 1.x (adapters/mcp-sdk/v2/v2-sim-world.ts)
+}
+
+/** Why a step-interface fault cannot run over the SDK. */
+function stepOnlyReason(fault: string): string {
+  return fault === 'malformed-input'
+    ? 'the harness hands a step client inputs with malformed fields through its step function, and over the SDK the client is driven by real JSON-RPC messages the SDK validates first'
+    : 'over the SDK, an answer that breaks the JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout (the 2025-11-25 core gives reads no deadline)';
 }

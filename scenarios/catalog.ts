@@ -95,6 +95,27 @@ export const malformedReadResponse: Scenario = {
   plan: (chooser) => plan({ 'malformed-read-response': ratio(1, 4), 'slow-read': ratio(1, 8) }, workload(chooser, { deleteRatio: ratio(1, 10) })),
 };
 
+/**
+ * The harness as a buggy embedding application (SPEC §11): before a real input it sometimes hands the client a
+ * copy with one field broken (sim/actors/hostile-inputs.ts), a valid input that must change nothing, or an
+ * equivalent spelling in its place. Every input type comes by: subscribe and close (closes), serve (serving),
+ * the authorization feed (revocations), discovery and completeness tasks, disconnects, timers, responses and
+ * notifications. Step clients only (sim/applicability.ts stepInterfaceFaults).
+ */
+export const malformedInput: Scenario = {
+  name: 'malformed-input',
+  description: 'inputs with one malformed field (time, session, timer, capabilities, subject, flag, task, URI, response id or envelope, notification method or params) before the real ones: each a typed rejection naming the field, changing nothing after',
+  targets: ['malformed_input_accepted', 'malformed_input_not_inert', 'convergence_60s'],
+  catches: [],
+  sometimes: ['malformed-input', 'permission-revocation', 'disconnect'],
+  plan: (chooser) =>
+    plan(
+      { 'malformed-input': ratio(1, 2), 'permission-revocation': ratio(1, 3), disconnect: ratio(1, 2) },
+      workload(chooser, { ...servingWorkload, ...discoveryWorkload, closeRatio: ratio(1, 6), closeTickMs: 3_000 }, catalogResources),
+      drawServer(chooser),
+    ),
+};
+
 export const lostUnsubscribeAck: Scenario = {
   name: 'lost-unsubscribe-ack',
   description: 'most unsubscribe ACKs are lost while reads are in flight: UNSUBSCRIBE_UNKNOWN must stay silent, never reopen',
@@ -329,6 +350,7 @@ export const scenarios: readonly Scenario[] = [
   duplicateStorm,
   uriSpelling,
   malformedReadResponse,
+  malformedInput,
   multiPageLostNotifications,
   cursorCycle,
   malformedListPage,

@@ -25,6 +25,17 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // in order until one fails (placed last, each paid the whole gate first). One interleaving: ~1 s plain, the table's
   // coverage does not grow with more.
   ['uri-shapes', 0, 1],
+  // malformed-input (sim/actors/hostile-inputs.ts, sim/checkers/inputs.ts): the only part that hands the client inputs with
+  // a malformed caller field (core/input-check.ts) or a malformed notification, response id or envelope (core/protocol.ts
+  // interpretNotification, checkRequestId). Early: most mutants of those lines fail only here, at interleaving 0; ~50 ms
+  // an interleaving plain. [0, 8): 2 is the first where sub-capabilities are spelled with and without `resources: false`,
+  // 4 the first subscribe spelled without a subject and for 'default', 6 the first Connected without `resources` (it means
+  // true), 7 the first `resources: "yes"` and the first subject of exactly 1,024 characters (valid). 11: the first
+  // completeness task that is not a string; 13: the first capabilities that are an array (core/input-check.ts
+  // checkCapabilities' object test). Connected comes once a session, so its eleven kinds take a dozen interleavings.
+  ['malformed-input', 0, 8],
+  ['malformed-input', 11, 1],
+  ['malformed-input', 13, 1],
   ['swarm', 0, 12],
   ['era-both', 0, 6],
   // 2026-07-28 alone: its defaults (listen ack timeout, read re-issue) are only reached here (mutation-survivors.mts);
@@ -82,9 +93,12 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['era-both', 2402, 1],
   ['era-both', 10450, 1],
   // read answers broken by construction (sim/actors/malformed-reads.ts; core/protocol.ts interpretRead): a quarter of
-  // the reads, a kind drawn each time, so [0, 3) serves every kind; an accept from one fails malformed_read_accepted,
-  // taking another resource's item fails uri_confusion.
-  ['malformed-read-response', 0, 3],
+  // the reads, a kind drawn each time among 24; an accept from one fails malformed_read_accepted, taking another
+  // resource's item fails uri_confusion, a rejection of the wrong kind (or of a well-formed blob, a mimeType of exactly
+  // 1,024 characters, the requested item after another) read_answer_misjudged. [0, 8): 3 is the first where a
+  // well-formed blob and another resource's item alone are judged, 4 the first blob with no padding (a parser wanting
+  // exactly one `=` rejects it), 7 the first error whose code is 1.5 and the first -32603 whose message says "not found".
+  ['malformed-read-response', 0, 8],
   // notified_unread (sim/checkers/notification-reads.ts), for core/listen.ts, reducer-notifications.ts, duplicates.ts:
   // 42: an updated while a read is lost on a broken stream and the read deadline was armed late (core/listen.ts
   // armReadDeadline must bring an armed later deadline forward).

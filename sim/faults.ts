@@ -45,6 +45,7 @@ export const faultNames = [
   'listen-stream-closed',
   'malformed-list-page',
   'malformed-read-response',
+  'malformed-input',
   'disconnect-unannounced',
   'no-resources-capability',
 ] as const;
@@ -100,7 +101,9 @@ export const faultDescriptions: Record<FaultName, string> = {
   'no-resources-capability': 'the server does not declare the resources capability at all: the client must send no resources/* request and refuse what needs one',
   'disconnect-unannounced': 'a disconnect the client is not told of (the transport never reports the close): the next thing it hears is a new connection',
   'malformed-read-response':
-    "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType) or names another resource's item",
+    "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType, a non-integer error code, an oversized body), an error in place of content, names another resource's item, or is well-formed in an unusual way (a base64 blob, no mimeType, a not-found spelled -32602)",
+  'malformed-input':
+    'the harness, like a buggy embedding application (or a server breaking the notification schema), hands the client an input with one field broken (time, session, timer, capabilities, subject, flag, task, command URI, response id or envelope, notification method or params) before the real one, a valid input that must change nothing, or an equivalent spelling in its place',
 };
 
 /** The faults that only fire on 2026-07-28 connections. */
@@ -111,11 +114,12 @@ export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => 
  * (a reducer on the pure transport, sim/applicability.ts `stepInterface`). Over the SDK an answer that breaks the
  * JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout, which the 2025-11-25 core
  * does not bound (its reads have no deadline; 2026-07-28 reads have readReissueMs), so the swarms, which the SDK
- * transport and module clients also run, do not draw it yet. disconnect-unannounced likewise: a module client's
- * transport reports a close as a real one does, and its own scenario (unannounced-disconnect) judges it; and
- * no-resources-capability, under which nothing can converge (its scenario judges only what is sent).
+ * transport and module clients also run, do not draw it yet. malformed-input hands a step client inputs through
+ * its step function (sim/kernel/reducer-driver.ts), which a module client does not have. disconnect-unannounced: a
+ * module client's transport reports a close as a real one does, and its own scenario (unannounced-disconnect) judges
+ * it; and no-resources-capability, under which nothing can converge (its scenario judges only what is sent).
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'disconnect-unannounced', 'no-resources-capability'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability'];
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last of it, is drawn only with discovery). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
 

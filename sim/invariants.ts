@@ -45,6 +45,13 @@ export const safetyInvariants = [
   'list_changed_unscanned',
   // SPEC §3.3: a notified change is read, coalesced but never dropped (sim/checkers/notification-reads.ts)
   'notified_unread',
+  // SPEC §11: a read answer is rejected as what breaks it, a well-formed one never (sim/checkers/answers.ts)
+  'read_answer_misjudged',
+  // SPEC §11: an input with a malformed field is a typed rejection naming it, and changes nothing (sim/checkers/inputs.ts)
+  'malformed_input_accepted',
+  'malformed_input_not_inert',
+  // SPEC §3.2, §3.5: a subscribe command on a connection that offers subscribe sends one (sim/checkers/offered.ts)
+  'subscribe_unsent',
   // SPEC §3.7, §14: the outbox applied as the downstream index applies it (sim/checkers/outbox-lineage.ts)
   'outbox_lineage_broken',
   // SPEC §3.4: a close is reported once, truthfully (sim/checkers/close-record.ts)
@@ -99,6 +106,14 @@ export const invariantExplanations: Record<InvariantName, string> = {
   cursor_misused: 'the client sent resources/list with a cursor the server never sent as a nextCursor (not sent back exactly as received), or with one already sent in the same pass (a cursor cycle followed instead of abandoning the pass)',
   list_changed_unscanned: 'a list_changed reached the client while none of its passes ran, and its next pass on that session began later than its declared listChangedDebounceMs',
   notified_unread: "an update notification reached the client on its current connection for a resource the application wants (2026-07-28: of the live listen acknowledged with it), and the client sent no read of that resource within 5 s after it (before a 2025-11-25 server was seen to duplicate a notification)",
+  read_answer_misjudged:
+    'the client rejected a resources/read answer as another kind of break than the one the server made (or recorded no rejection, receipt or audit for it), or rejected a well-formed answer (a base64 blob, no mimeType, a mimeType of exactly the longest length kept, the requested item after another, a not-found spelled -32602, an error): SPEC §11',
+  malformed_input_accepted:
+    'the client took a step input with one malformed field (a time, session number, timer, capability, subject, flag, task, command URI, response id or envelope, notification method or params) as valid: the step did more than record a typed rejection naming the field and showing what it got; or it did anything at all with a valid input that must change nothing (a timer firing at a deadline never armed, a session end of a session not current, a grant to a subject never revoked): SPEC §11',
+  malformed_input_not_inert:
+    'after a malformed (or inert) input, the client answered the next real input differently than it would have without it: the malformed input changed its state (SPEC §11: the state is returned unchanged), or an equivalent spelling of a real input (capabilities without resources: true, an updated notification with extra params) was answered differently than the input itself, or two spellings of one input (a subscribe without a subject and one for the subject default; sub-capabilities with and without a resources capability that is false) differently from each other',
+  subscribe_unsent:
+    'the client was commanded to subscribe a resource while connected to a 2025-11-25 server that declared resources.subscribe, and sent no resources/subscribe for it in that step (it polls only without the capability: SPEC §3.5)',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -131,8 +146,9 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'server-subscriptions': ['server_subscription_kept'],
   'staleness-bound': ['served_beyond_bound'],
   availability: ['refused_fresh'],
-  answers: ['answer_unrecorded', 'malformed_read_accepted'],
-  offered: ['request_not_offered', 'command_not_refused'],
+  answers: ['answer_unrecorded', 'malformed_read_accepted', 'read_answer_misjudged'],
+  inputs: ['malformed_input_accepted', 'malformed_input_not_inert'],
+  offered: ['request_not_offered', 'subscribe_unsent', 'command_not_refused'],
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],

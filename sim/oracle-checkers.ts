@@ -8,6 +8,7 @@ import { WatchChecker } from './checkers/era2026-watch.js';
 import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
 import { AmplificationChecker } from './checkers/amplification.js';
 import { AnswerChecker } from './checkers/answers.js';
+import { InputChecker } from './checkers/inputs.js';
 import { OfferedRequestChecker } from './checkers/offered.js';
 import { CatalogChecker } from './checkers/catalog.js';
 import { CatalogAbChecker } from './checkers/catalog-ab.js';
@@ -61,6 +62,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly stalenessBound: StalenessBoundChecker;
   readonly availability: AvailabilityChecker;
   readonly answers: AnswerChecker;
+  readonly inputs: InputChecker;
   readonly offered: OfferedRequestChecker;
   readonly notifiedReads: NotificationReadChecker;
   readonly outboxLineage: OutboxLineageChecker;
@@ -100,6 +102,7 @@ export class OracleCheckers extends OracleAccounts {
     this.stalenessBound = new StalenessBoundChecker(this);
     this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
     this.answers = new AnswerChecker(this, uris);
+    this.inputs = new InputChecker(this);
     this.offered = new OfferedRequestChecker(this);
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
     this.outboxLineage = new OutboxLineageChecker(this);

@@ -227,11 +227,14 @@ export class Oracle extends OracleCheckers {
         this.notifiedReads.onReadSent(this.resourceOf(effect.uri));
         if (truth.cause === causeOldNotification) this.sessions.violateCause(truth, effect.uri, `read of ${effect.uri} issued because of an old session's notification`);
         break;
-      case 'VersionAccepted':
-        this.versions.judgeAccept(effect.uri, effect.text, effect.digest, truth);
-        this.judgeAcceptTruth(effect.uri, effect.text, effect.digest, truth);
+      case 'VersionAccepted': {
+        // A blob's content is the bytes it encodes (the server's texts are ASCII: malformed-read-response's blob-valid).
+        const text = effect.encoding === 'blob' ? textOfBlob(effect.text) : effect.text;
+        this.versions.judgeAccept(effect.uri, text, effect.digest, truth);
+        this.judgeAcceptTruth(effect.uri, text, effect.digest, truth);
         this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
         break;
+      }
       case 'TombstonePending':
         this.versions.judgeTombstone(effect.uri, truth);
         this.onTombstoned(effect.uri);
@@ -367,5 +370,14 @@ export class Oracle extends OracleCheckers {
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
     this.checks[invariantIndex.healed_deletion] = this.deletion.deletionsJudged;
     this.catalogLiveness.finish(endMs);
+  }
+}
+
+/** The ASCII text a base64 blob encodes, or the blob itself when it is not base64 (then no content the server served). */
+function textOfBlob(blob: string): string {
+  try {
+    return atob(blob);
+  } catch {
+    return blob;
   }
 }

@@ -56,7 +56,10 @@ const goldenTraceHashes: Record<string, number> = {
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0xb250b93d,
   'malformed-list-page': 0xd042192c, // with the deletion branch's final deletes in plans with discovery
-  'malformed-read-response': 0xfd765dc6, // read answers broken by construction (sim/actors/malformed-reads.ts)
+  // read answers broken by construction (sim/actors/malformed-reads.ts); re-pinned (was 0xfd765dc6) when the fault
+  // gained ten kinds (errors, blobs, limits) and respells not-found answers: the kind draw's range and the draws changed.
+  'malformed-read-response': 0x34c5b187,
+  'malformed-input': 0xbda7fadb, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
   'multi-page-lost-notifications': 0x30fae15f,
   'no-resources-capability': 0xc0d9cb8f, // a server without the resources capability (new scenario)
   'no-subscribe-capability': 0x243a432b,

@@ -71,6 +71,7 @@ export const badInputCases: BadInputCase[] = [
   { argv: [...gateRun, '--protocol', '2026-07-28', '--scenario', 'swarm'], fragment: '--protocol 2026-07-28: scenario swarm speaks 2025-11-25' },
   { argv: [...gateRun, '--client', './examples/v2-builtin-cache/client.mjs', '--scenario', 'interop-v1-client-v2-server', '--transport', 'sdk'], fragment: 'is an interop pair: it pins the SDK of the client end (v1), and a module client brings its own' },
   { argv: [...gateRun, '--scenario', 'malformed-read-response', '--transport', 'sdk'], fragment: 'makes malformed-read-response, which is judged on the step interface only' },
+  { argv: [...gateRun, '--scenario', 'malformed-input', '--transport', 'sdk'], fragment: 'makes malformed-input, which is judged on the step interface only' },
   // --- replay
   { argv: ['replay'], fragment: 'missing required option --seed (or give --file replay.json)' },
   { argv: ['replay', '--seed', '1'], fragment: 'missing required option --scenario' },

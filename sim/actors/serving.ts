@@ -11,7 +11,8 @@ import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
 import { cancelListen, isEra2026Session, listenTagsFor, readStreamFate, replayLater, serveListen, withCacheHint } from './era2026.js';
 import type { ListenMessage } from '../kernel/events.js';
-import { malformRead, malformedReadKinds, type MalformedRead } from './malformed-reads.js';
+import { malformRead, malformedReadKinds, readAnswerExpectations, respellNotFound, type MalformedRead } from './malformed-reads.js';
+import { resourceNotFoundCode } from '../../core/protocol.js';
 
 /** A request reached the server on session `generation`, sent by a client step of `cause`. */
 export function serveRequest(world: WorldHost, generation: number, cause: number, request: RequestMessage): void {
@@ -84,7 +85,7 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
     hinted = withCacheHint(world, session, answer.outcome, request.subject);
     if (hinted !== null) answer.outcome = hinted.outcome;
   }
-  const malformed = answer.outcome.type === 'result' && hinted === null ? malformedAnswer(world, resource, answer.outcome) : null;
+  const malformed = hinted === null ? malformedAnswer(world, resource, answer.outcome) : null;
   if (malformed !== null) answer.outcome = malformed.outcome;
   const network = world.plan.network;
   if (world.fires('slow-read', 'slow read?')) {
@@ -95,20 +96,28 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
     forceCloseRace(world, resource, extraDelayMs);
   }
   const message = respond(world, session, cause, request, resource, answer.outcome, answer.version, answer.exists, extraDelayMs, answer.deniedSubject, null);
-  if (malformed?.malformed === true) message.malformed = malformed.kind;
+  if (malformed !== null) message.malformed = malformed.kind;
   if (hinted !== null) {
     message.hint = hinted.hint;
     replayLater(world, session, cause, message);
   }
 }
 
-/** malformed-read-response: the content answer of `resource` broken by construction (actors/malformed-reads.ts), or null. */
-function malformedAnswer(world: WorldHost, resource: number, outcome: ResponseOutcome & { type: 'result' }): MalformedRead | null {
-  if (resource < 0 || !world.fires('malformed-read-response', 'malformed read response?')) return null;
-  const item = (outcome.result as { contents: [{ uri: string; mimeType: string; text: string }] }).contents[0];
+/**
+ * malformed-read-response: the content answer of `resource` broken by construction, or its not-found answer spelled
+ * -32602 (actors/malformed-reads.ts), or null. Permission denials are left alone.
+ */
+function malformedAnswer(world: WorldHost, resource: number, outcome: ResponseOutcome): MalformedRead | null {
+  const notFound = outcome.type === 'error' && outcome.code === resourceNotFoundCode;
+  if (resource < 0 || (outcome.type !== 'result' && !notFound) || !world.fires('malformed-read-response', 'malformed read response?')) return null;
+  if (notFound) {
+    world.timeline?.note(world.nowMs, `[truth] not-found answer of ${world.server.uris[resource]} spelled -32602 (well-formed)`);
+    return respellNotFound(world.server.uris[resource]!);
+  }
+  const item = ((outcome as ResponseOutcome & { type: 'result' }).result as { contents: [{ uri: string; mimeType: string; text: string }] }).contents[0];
   const server = world.server;
   const made = malformRead(server, resource, item, world.chooser.draw('server', 'malformed read kind', malformedReadKinds.length));
-  world.timeline?.note(world.nowMs, `[truth] read answer of ${server.uris[resource]} served ${made.kind}${made.malformed ? ' (breaks the schema)' : ' (well-formed)'}`);
+  world.timeline?.note(world.nowMs, `[truth] read answer of ${server.uris[resource]} served ${made.kind} (${readAnswerExpectations[made.kind]})`);
   return made;
 }
 

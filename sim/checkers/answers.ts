@@ -6,8 +6,15 @@
  * protocol rejection. A step answering such a read with none of these dropped the answer silently.
  *
  * And `malformed_read_accepted` (SPEC §11): an answer the server broke by construction (malformed-read-response,
- * sim/actors/malformed-reads.ts) is a typed rejection; the step answering it accepts no version and pends no
- * tombstone, whatever session it came on.
+ * sim/actors/malformed-reads.ts), or an error answer in place of content, gives nothing: the step answering it
+ * accepts no version and pends no tombstone, whatever session it came on.
+ *
+ * And `read_answer_misjudged` (SPEC §11, §3.3): what the fault made of the answer says what the client must
+ * record (malformed-reads.ts `readAnswerExpectations`): a broken answer is a typed rejection of the kind the
+ * break is (MalformedResponse, InvalidUri, ContentTooLarge, ContentUriMismatch) unless the client fenced it off
+ * before reading it (a stale receipt or an audit instead); a well-formed answer (a blob, no mimeType, one of
+ * exactly the longest kept, another item first, a not-found spelled -32602) and an error answer are never
+ * rejected. Judged on the session the read was sent on.
  *
  * Judged on the world's own message (it was a read, it was not a permission denial, it came on the session
  * it was sent on, after the last crash), never on what the client says about the request. Only clients of
@@ -15,6 +22,7 @@
  * that has receipts; a module client observed from outside (adapters/mcp-sdk/module) has none.
  */
 import type { ClientEffect } from '../../core/types.js';
+import { acceptsNothing, readAnswerExpectations, type MalformedReadKind } from '../actors/malformed-reads.js';
 import type { StepTruth } from './step-truth.js';
 import type { CheckingSink } from './sink.js';
 
@@ -42,8 +50,12 @@ export class AnswerChecker {
 
   /** A step that answered a read (content or not-found, not a permission denial) with `effects`. */
   judgeReadAnswered(effects: readonly ClientEffect[], truth: StepTruth): void {
-    if (truth.malformedRead !== null) this.judgeMalformed(effects, truth, truth.malformedRead);
+    const made = truth.malformedRead as MalformedReadKind | null;
+    if (made !== null && acceptsNothing(made)) this.judgeMalformed(effects, truth, made);
     if (truth.requestSession !== truth.currentSession || truth.requestSentAtMs < 0 || truth.requestSentAtMs <= this.lastCrashMs) return;
+    if (made !== null) this.judgeExpectation(effects, truth, made);
+    // An error in place of content carries neither content nor a not-found: nothing is owed a record.
+    if (made !== null && readAnswerExpectations[made] === 'fail') return;
     this.answersJudged++;
     this.sink.checked('answer_unrecorded');
     for (let index = 0; index < effects.length; index++) {
@@ -52,6 +64,33 @@ export class AnswerChecker {
     const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
     const answer = truth.servedExists ? `content v${truth.servedVersion}` : 'not-found';
     this.sink.violate('answer_unrecorded', truth.timeMs, uri, `the answer (${answer}) to a read of ${uri === '' ? 'an unknown URI' : uri} sent at ${truth.requestSentAtMs} ms left no version, tombstone, stale receipt, audit or rejection`);
+  }
+
+  /** The rejection (or its absence) the answer's kind calls for, on the step answering it. */
+  private judgeExpectation(effects: readonly ClientEffect[], truth: StepTruth, kind: MalformedReadKind): void {
+    this.sink.checked('read_answer_misjudged');
+    const expected = readAnswerExpectations[kind];
+    let rejected: string | null = null;
+    let expectedFound = false;
+    let fenced = false;
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
+      if (effect.type === 'StaleReceiptWritten' || effect.type === 'AuditWritten') fenced = true;
+      if (effect.type !== 'ProtocolRejected') continue;
+      const kind = (effect.rejection as { kind?: unknown } | undefined)?.kind; // a client's effect: its shape is not trusted
+      if (kind === expected) expectedFound = true;
+      else rejected = String(kind);
+    }
+    const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
+    if (expected === 'accept' || expected === 'fail') {
+      if (rejected !== null) this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected (${rejected}) a read answer that is well-formed (${kind}), sent at ${truth.requestSentAtMs} ms`);
+      return;
+    }
+    if (rejected !== null) {
+      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected a read answer (${kind}) as ${rejected}, not ${expected}, sent at ${truth.requestSentAtMs} ms`);
+    } else if (!expectedFound && !fenced) {
+      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `recorded no ${expected} rejection (nor a receipt or audit) for a read answer that is ${kind}, sent at ${truth.requestSentAtMs} ms`);
+    }
   }
 
   private judgeMalformed(effects: readonly ClientEffect[], truth: StepTruth, kind: string): void {

@@ -5,6 +5,11 @@
  * subscriptions/listen, cancelled by notifications/cancelled). Judged on the world's own record of what the
  * server declared and which era the connection speaks, never on what the client believes it negotiated.
  * Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for answer_unrecorded.
+ *
+ * And the converse, `subscribe_unsent` (SPEC §3.2, §3.5: a client polls only without the capability): a subscribe
+ * command handed to the client while it is connected (it was handed Connected for the current session, and no
+ * Disconnected or crash since) to a 2025-11-25 server that declared `resources.subscribe` sends resources/subscribe
+ * for that URI in the same step. The workload commands a subscribe only for a resource it does not want already.
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { CheckingSink } from './sink.js';
@@ -43,5 +48,16 @@ export class OfferedRequestChecker {
       if (effect.type === 'ProtocolRejected' && effect.rejection.kind === 'CapabilityMissing') return;
     }
     this.sink.violate('command_not_refused', timeMs, uri, `${command} was not refused, but the server declared no resources capability`);
+  }
+
+  /** A subscribe command for `uri` was answered with `effects` on a live connection (`subscribeOffered`, `era2026`: as above). */
+  judgeSubscribeCommand(uri: string, effects: readonly ClientEffect[], subscribeOffered: boolean, era2026: boolean, timeMs: number): void {
+    if (!subscribeOffered || era2026) return;
+    this.sink.checked('subscribe_unsent');
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
+      if (effect.type === 'RequestSent' && effect.method === 'resources/subscribe') return;
+    }
+    this.sink.violate('subscribe_unsent', timeMs, uri, `commanded to subscribe ${uri} on a connection whose server declared resources.subscribe, and sent no resources/subscribe in that step`);
   }
 }

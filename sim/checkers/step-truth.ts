@@ -10,6 +10,6 @@ export interface StepTruth {
   servedResource: number;
   servedVersion: number;
   servedExists: boolean;
-  /** The answer broke the schema this way (malformed-read-response), or null. */
+  /** malformed-read-response made the answer, of this kind (sim/actors/malformed-reads.ts MalformedReadKind), or null. */
   malformedRead: string | null;
 }

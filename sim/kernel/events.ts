@@ -56,7 +56,7 @@ export interface ResponseMessage {
   list: ListPageTruth | null;
   /** 2026-07-28 read results: the cache hint the server sent (sim/actors/era2026.ts). */
   hint?: CacheHintTruth;
-  /** malformed-read-response: the answer broke the schema this way (sim/actors/malformed-reads.ts), else null. */
+  /** malformed-read-response: the fault made this answer, of this kind (sim/actors/malformed-reads.ts), else null. */
   malformed: string | null;
 }
 

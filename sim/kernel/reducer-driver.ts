@@ -16,7 +16,9 @@ import { fillStepTruth, jitterFor, learnFromResponse, mix, newStepTruth } from '
 import { isEra2026Session, listenParams, observeEra2026Response, observeListenDelivery, openEra } from '../actors/era2026.js';
 import type { ListenCancelEffect } from './effects.js';
 import type { StepListener } from './interleaving.js';
-import { deepFreeze, frozenRestart, frozenStep } from './frozen-step.js';
+import { deepFreeze, FrozenStepError, frozenRestart, frozenStep } from './frozen-step.js';
+import { faultIndex } from '../faults.js';
+import { hostileInputFor, hostileKindCount, type HostileInput } from '../actors/hostile-inputs.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
 export interface ReducerWorld extends WorldHost {
@@ -39,6 +41,10 @@ export class ReducerDriver implements ClientDriver, EffectPort {
    * to `state` and replaces it with each result, so the step may change it in place), else its pure step.
    */
   private readonly stepState: StepFunction<unknown>;
+  /** The session the client was last handed Connected for, while it lasts (-1: none, or lost, or a crash since). */
+  private connectedSession = -1;
+  /** malformed-input is in the plan (sim/actors/hostile-inputs.ts): a step may be preceded, or replaced, by a hostile one. */
+  private readonly hostile: boolean;
 
   constructor(
     private readonly world: ReducerWorld,
@@ -54,12 +60,20 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (client.features?.catalogs === true) world.oracle.catalogLiveness.claim(config.catalogReviewMs, config.listChangedDebounceMs);
     const owned = pureStep ? undefined : ownedStepOf(client);
     this.stepState = pureStep ? frozenStep(client, () => world.timeline?.lines ?? null) : owned ?? ((state, input) => client.step(state, input));
+    this.hostile = world.faultOn[faultIndex['malformed-input']] === 1;
   }
 
   // -- the driver port ---------------------------------------------------------------------------------
 
   command(input: CommandInput, cause: number): void {
-    this.step(input, cause, null);
+    const effects = this.step(input, cause, null);
+    const world = this.world;
+    const session = world.session;
+    if (input.type === 'SubscribeCommanded' && session !== null && session.alive && this.connectedSession === session.generation) {
+      const violationsBefore = world.oracle.violations.length;
+      world.oracle.offered.judgeSubscribeCommand(input.uri, effects, world.capabilities.resources && world.capabilities.subscribe, isEra2026Session(session), world.nowMs);
+      world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
+    }
   }
 
   connect(cause: number): void {
@@ -70,16 +84,19 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (era !== undefined) input.era = era;
     this.world.oracle.sessions.onToldEnded(session.generation - 1); // a new connection: every older one is over
     this.step(input, cause, null);
+    this.connectedSession = session.generation;
   }
 
   sessionLost(session: ServerSession): void {
     this.world.oracle.sessions.onToldEnded(session.generation);
+    if (this.connectedSession === session.generation) this.connectedSession = -1;
     this.step({ type: 'Disconnected', nowMs: this.world.nowMs, jitter: 0, sessionGeneration: session.generation }, causeConnection, null);
   }
 
   crash(): boolean {
     const client = this.client;
     this.epoch++;
+    this.connectedSession = -1;
     this.armedTimers.clear();
     if (client.durable === undefined || client.recover === undefined) {
       this.state = client.init(this.config);
@@ -183,7 +200,69 @@ export class ReducerDriver implements ClientDriver, EffectPort {
 
   // -- one step -------------------------------------------------------------------------------------------
 
-  private step(input: ClientInput, cause: number, response: ResponseMessage | null): void {
+  /** One step of `input` (after or in place of a hostile one when malformed-input fires): the real step's effects. */
+  private step(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
+    if (this.hostile && this.world.fires('malformed-input', 'malformed input?')) return this.stepHostile(input, cause, response);
+    return this.stepOnce(input, cause, response);
+  }
+
+  /**
+   * malformed-input: a hostile input (a malformed or inert one before `input`, or an equivalent spelling in its place),
+   * then the real step, judged against the client's own step of `input` from its state before (a structured copy:
+   * a step client's state is plain data, SPEC §4).
+   */
+  private stepHostile(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
+    const world = this.world;
+    const made = hostileInputFor(input, world.chooser.draw('faults', 'malformed input kind', hostileKindCount(input.type)));
+    world.timeline?.note(world.nowMs, `[truth] the harness hands the client ${made.kind} (${made.expect}) ${made.expect === 'same' ? 'in place of' : 'before'} the next input`);
+    const before: unknown = structuredClone(this.state);
+    if (made.expect === 'rejected' || made.expect === 'inert') {
+      const violationsBefore = world.oracle.violations.length;
+      this.steps++;
+      let result: StepResult<unknown>;
+      try {
+        result = this.stepState(this.state, made.input as ClientInput);
+      } catch (error) {
+        if (error instanceof FrozenStepError) throw error; // the self-check's frozen run: a write into the state, not an input judgement
+        // SPEC §11: a step never throws on input. Judged as a violation (the run goes on from the state before).
+        world.oracle.inputs.judgeThrown(made, error, world.nowMs);
+        this.state = structuredClone(before);
+        result = { state: this.state, effects: [] };
+        world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
+        return this.finishHostile(made, input, cause, response, before);
+      }
+      world.traceHash = mix(world.traceHash, result.effects.length);
+      // Judged only as the answer to a hostile input, and not carried out: the truth events the real input comes
+      // with (a serve, a task) are about the real step, and what a client does with a malformed input is a violation.
+      // A client that took it goes on from its state before (a state built from a malformed field, its effects
+      // never carried out, would only fail later in ways that say less).
+      const taken = world.oracle.inputs.judgeHostile(made, result.effects, world.nowMs);
+      this.state = taken ? structuredClone(before) : result.state;
+      world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
+    }
+    return this.finishHostile(made, input, cause, response, before);
+  }
+
+  /** The real step after (or, spelled, in place of) a hostile input, judged against the client's step of it from `before`. */
+  private finishHostile(made: HostileInput, input: ClientInput, cause: number, response: ResponseMessage | null, before: unknown): readonly ClientEffect[] {
+    const real = made.expect === 'same' ? (made.input as ClientInput) : input;
+    const effects = this.stepOnce(real, cause, response);
+    input.jitter = real.jitter;
+    const world = this.world;
+    const violationsBefore = world.oracle.violations.length;
+    if (made.expect === 'pair') {
+      const spelled = made.input as ClientInput;
+      const other = made.other as ClientInput;
+      spelled.jitter = other.jitter = real.jitter;
+      world.oracle.inputs.judgeInert(made, this.client.step(before, spelled).effects, this.client.step(before, other).effects, world.nowMs);
+    } else {
+      world.oracle.inputs.judgeInert(made, effects, this.client.step(before, input).effects, world.nowMs);
+    }
+    world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
+    return effects;
+  }
+
+  private stepOnce(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
     const world = this.world;
     input.jitter = jitterFor(world.jitterSeed, this.steps);
     this.steps++;
@@ -199,6 +278,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       oracle.offered.judgeRefusal(input.type, input.type === 'SubscribeCommanded' ? input.uri : '', result.effects, world.nowMs);
     }
     this.judgeAndCarryOut(result.effects, cause, response, violationsBefore);
+    return result.effects;
   }
 
   private judgeAndCarryOut(effects: readonly ClientEffect[], cause: number, response: ResponseMessage | null, violationsBefore: number): void {

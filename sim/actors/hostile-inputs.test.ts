@@ -1,0 +1,78 @@
+/**
+ * The malformed-input fault (hostile-inputs.ts) and the read kinds of malformed-read-response: every kind is made
+ * within the interleavings the mutation gate runs (scripts/mutation-gate.ts), and the reference answers each one as
+ * its checker wants (the scenario passes); a kind the draw never reaches would be a part of the gate that judges nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { referenceClient } from '../../core/reducer.js';
+import type { ClientInput } from '../../core/types.js';
+import { findScenario } from '../../scenarios/catalog.js';
+import { deriveSeed } from '../prng.js';
+import { runInterleaving } from '../world.js';
+import { hostileInputFor, hostileKindCount, hostileKindsOf } from './hostile-inputs.js';
+import { malformedReadKinds } from './malformed-reads.js';
+
+const inputTypes: readonly ClientInput['type'][] = [
+  'Connected',
+  'Disconnected',
+  'ResponseArrived',
+  'NotificationArrived',
+  'TimerFired',
+  'SubscribeCommanded',
+  'UnsubscribeCommanded',
+  'ServeCommanded',
+  'AuthorizationChanged',
+  'CompletenessTaskCommanded',
+  'DiscoverCommanded',
+];
+
+/** The kinds named in the timelines of interleavings [0, count) of `scenario` (its `[truth]` notes), and whether each passed. */
+function kindsMade(scenario: string, count: number, note: RegExp): { kinds: Set<string>; failures: string[] } {
+  const kinds = new Set<string>();
+  const failures: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const result = runInterleaving(deriveSeed(1, index), findScenario(scenario)!, referenceClient, { trace: true, record: false });
+    if (result.oracle.violations.length > 0) failures.push(`${index}: ${result.oracle.violations[0]!.invariant}`);
+    for (const line of result.timeline!) {
+      const match = note.exec(line);
+      if (match !== null) kinds.add(match[1]!);
+    }
+  }
+  return { kinds, failures };
+}
+
+describe('malformed-input', () => {
+  it('every draw of an input type names one of its kinds, each of its own kinds drawn four times as often as each shared one', () => {
+    for (const type of inputTypes) {
+      const counts = new Map<string, number>();
+      const real = { type, nowMs: 0, jitter: 0, sessionGeneration: 1, capabilities: { resources: true, subscribe: true, listChanged: true, snapshotId: false }, timer: { kind: 'debounce', uri: 'file:///a' }, deadlineMs: 5, uri: 'file:///a', subject: 'alice', allowed: false, requestId: 3, outcome: { type: 'result', result: {} }, method: 'notifications/resources/updated', params: { uri: 'file:///a' }, task: 't' } as unknown as ClientInput;
+      for (let drawn = 0; drawn < hostileKindCount(type); drawn++) {
+        const made = hostileInputFor(real, drawn);
+        counts.set(made.kind, (counts.get(made.kind) ?? 0) + 1);
+        if (made.expect === 'rejected') expect(made.rejection, made.kind).not.toBeNull();
+      }
+      expect([...counts.keys()].sort(), type).toEqual([...hostileKindsOf(type)].sort());
+      const own = hostileKindsOf(type).length - hostileKindsOf('DiscoverCommanded').length;
+      for (const [kind, count] of counts) expect(count, `${type} ${kind}`).toBe(hostileKindsOf(type).indexOf(kind) < own ? 4 : 1);
+    }
+  });
+
+  // The gate runs [0, 8), 11 and 13 (scripts/mutation-gate.ts): the first of each kind that kills a mutant there;
+  // capabilities-null, whose mutants capabilities-array (13) kills as well, comes at 15.
+  it('interleavings [0, 16) make every kind, and the reference passes each', () => {
+    const all = new Set(inputTypes.flatMap((type) => hostileKindsOf(type)));
+    const { kinds, failures } = kindsMade('malformed-input', 16, /the harness hands the client (\S+)/);
+    expect(failures).toEqual([]);
+    expect([...all].filter((kind) => !kinds.has(kind))).toEqual([]);
+  }, 60_000);
+});
+
+describe('malformed-read-response', () => {
+  it('the mutation gate interleavings [0, 8) serve every kind and a not-found spelled -32602, and the reference passes each', () => {
+    const { kinds, failures } = kindsMade('malformed-read-response', 8, /\[truth\] read answer of \S+ served (\S+)/);
+    expect(failures).toEqual([]);
+    expect(malformedReadKinds.filter((kind) => !kinds.has(kind))).toEqual([]);
+    const spelled = kindsMade('malformed-read-response', 8, /\[truth\] not-found answer of \S+ (spelled) -32602/).kinds;
+    expect(spelled.has('spelled')).toBe(true);
+  }, 60_000);
+});
