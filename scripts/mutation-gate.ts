@@ -17,8 +17,8 @@ export type MutationGatePart = readonly [scenario: string, start: number, interl
  */
 export const mutationGateParts: readonly MutationGatePart[] = [
   // uri-shapes (scenarios/uri-shapes.ts): the canonicaliser (core/uri.ts, uri-chars.ts) on URIs no other scenario
-  // sends. Its listing takes one-page passes in turn, no draw, so interleaving 0 alone lists each of the 100 spellings
-  // next to its resource (one not normalised: unreconciled_catalog), each of the 110 non-URIs (one accepted:
+  // sends. Its listing takes one-page passes in turn, no draw, so interleaving 0 alone lists each of the 107 spellings
+  // next to its resource (one not normalised: unreconciled_catalog), each of the 115 non-URIs (one accepted:
   // unreconciled_catalog) and every resource under each of its spellings in ~80 honest passes (a conflation or a wrong
   // rejection: proven_withheld; a changed canonical form: catalog_untrue), notifications and read results spelled
   // too (uri-spelling). First in the gate: most mutants of those two files fail only here, and a mutant runs the parts
