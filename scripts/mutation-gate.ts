@@ -8,6 +8,8 @@ import { failingLivenessInvariants, invariantIndex, safetyInvariants } from '../
 import { checkOne } from '../sim/determinism.js';
 import { deriveSeed } from '../sim/prng.js';
 import { runInterleaving } from '../sim/world.js';
+import { sameResource } from '../core/uri.js';
+import { nonUris, uriShapeResources } from '../scenarios/uri-shapes.js';
 
 export type MutationGatePart = readonly [scenario: string, start: number, interleavings: number];
 
@@ -149,4 +151,36 @@ export function mutationSelfCheckFailure(name: string, indices: readonly number[
     if (mismatch !== null) return `${name} interleaving ${index} self-check (seed ${mismatch.seed}): line ${mismatch.line}: ${mismatch.first.trim()} / ${mismatch.second.trim()}`;
   }
   return null;
+}
+
+/**
+ * The library export sameResource (core/uri.ts, index.ts: for clients written against the SDK, such as
+ * examples/fixed-kb/client.mjs), which the reference client never calls, so no scenario reaches it: judged against the
+ * uri-shapes table (scenarios/uri-shapes.ts, the truth written by hand, never asked of core/uri.ts). Every name of a
+ * resource (its canonical form and each spelling) is the same resource as its canonical form, in either order, and as
+ * no other resource of the table; a non-URI is the same resource as nothing, itself included. The first disagreement,
+ * or null. `same` is the function judged (mutation-survivors.mts passes a planted copy's).
+ */
+export function sameResourceFailure(same: (a: string, b: string) => boolean = sameResource): string | null {
+  for (const [index, resource] of uriShapeResources.entries()) {
+    for (const name of [resource.uri, ...(resource.spellings ?? [])]) {
+      for (const [otherIndex, other] of uriShapeResources.entries()) {
+        const expected = otherIndex === index;
+        if (same(name, other.uri) !== expected) return `sameResource(${quote(name)}, ${quote(other.uri)}) is not ${expected}`;
+        if (same(other.uri, name) !== expected) return `sameResource(${quote(other.uri)}, ${quote(name)}) is not ${expected}`;
+      }
+    }
+  }
+  const anyUri = uriShapeResources[0]!.uri;
+  for (const nonUri of nonUris) {
+    for (const [a, b] of [[nonUri, nonUri], [nonUri, anyUri], [anyUri, nonUri]] as const) {
+      if (same(a, b)) return `sameResource(${quote(a)}, ${quote(b)}) is not false: ${quote(nonUri)} is not a URI`;
+    }
+  }
+  return null;
+}
+
+/** A URI for a failure line: JSON-quoted, long ones cut. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}... (${text.length} characters)` : text);
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientUnderTest } from '../core/types.js';
 import { registerOwnedStep, type StepFunction } from '../core/step-owned.js';
-import { mutationGateFailure, mutationSelfCheckFailure, mutationSelfCheckParts, type MutationGatePart } from './mutation-gate.js';
+import { mutationGateFailure, mutationSelfCheckFailure, mutationSelfCheckParts, sameResourceFailure, type MutationGatePart } from './mutation-gate.js';
 
 interface Position { line: number; column: number }
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: Position; end: Position } }
@@ -61,10 +61,12 @@ for (const [file, { mutants }] of Object.entries(files)) {
       // The copy registers its owned step in its own copy of core/step-owned.ts; the harness looks in ours. Registered
       // here, the gate's runs step the mutant's owned twin as Stryker's do (and the self-check its pure step).
       registerOwnedStep(module.referenceClient.step, module.stepOwned);
+      const uri = (await import(pathToFileURL(join(dir, 'core', 'uri.ts')).href)) as { sameResource: (a: string, b: string) => boolean };
       verdict = 'survives the larger gate';
       const failures = [
         ...parts.map(([name, start, count]) => () => mutationGateFailure(name, start, count, module.referenceClient)),
         ...mutationSelfCheckParts.map(([name, indices]) => () => mutationSelfCheckFailure(name, indices, module.referenceClient)),
+        () => sameResourceFailure(uri.sameResource),
       ];
       for (const failureOf of failures) {
         const failure = failureOf();
