@@ -1,8 +1,9 @@
 // Re-judges the survivors of a Stryker report under a LARGER gate, one mutant at a time: each survivor is
 // planted as a textual patch into a copy of core/ (test/.planted/mutant-N/, as test/planting.ts does) and its
-// reference client runs the parts below, stopping at the first failing interleaving. A survivor the larger
-// gate kills only needs more interleavings in the fixed gate; one it does not kill needs judgement (a checker,
-// a fault, a scenario) or is shown equivalent in mutation-equivalents.md.
+// reference client runs the parts below, then the self-check parts and the sameResource part (mutation-gate.ts), stopping
+// at the first failure. A survivor the larger gate kills only needs more interleavings in the fixed gate; one it does
+// not kill needs judgement (a checker, a fault, a scenario) or is shown equivalent in mutation-equivalents.md. No hit
+// limit: a mutant that loops forever (a Stryker Timeout) hangs it.
 // Usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...]
 // MUTATION_FILE=core/ttl.ts limits it to one file, MUTATION_LINES=FROM-TO to survivors starting on those lines (one
 // function, say), MUTATION_MAX=N to its first N survivors (a sample).

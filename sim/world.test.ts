@@ -47,6 +47,7 @@ const goldenTraceHashes: Record<string, number> = {
   'era2026-broken-stream': 0xc6cb6153, // core/listen.ts: a step that only audits arms no read deadline (armReadDeadlines skips audits)
   'era2026-listing': 0x41d6c14b,
   'era2026-partitions': 0x613f683b,
+  'era2026-read-race': 0xf02e05a2, // reads in flight when an updated arrives, long TTLs (new scenario)
   'era2026-swarm': 0xfd6079d7,
   'era2026-tags': 0xb49f5ec1,
   'forged-snapshot-id': 0x5fca8430,
@@ -62,10 +63,11 @@ const goldenTraceHashes: Record<string, number> = {
   'permission-revocation': 0x4f0e2576,
   'read-race': 0xc9cc100c,
   reconnect: 0xebe6ed5f,
+  'revocation-race': 0x24453070, // fast authorization feed, slow reads answered before the revocation (new scenario)
   'sdk-swarm': 0x53043f76,
   swarm: 0xa1162ed2,
   'uri-spelling': 0x3e03f317,
-  'uri-shapes': 0xe9abb8fc,
+  'uri-shapes': 0x04c8fcf4,
 };
 
 describe('world: determinism', () => {
