@@ -12,6 +12,7 @@ import { faultIndex } from '../sim/faults.js';
 import { invariantIndex } from '../sim/oracle.js';
 import { deriveSeed } from '../sim/prng.js';
 import { runInterleaving } from '../sim/world.js';
+import { sameResourceFailure } from '../scripts/mutation-gate.js';
 import { findScenario } from './catalog.js';
 import { nonUris, uriShapeResources, uriShapes } from './uri-shapes.js';
 
@@ -61,6 +62,19 @@ describe('uri-shapes: the table', () => {
       expect(result.ok, JSON.stringify(text)).toBe(false);
       if (!result.ok) expect(result.error.type).toBe('InvalidUri');
     }
+  });
+
+  it('judges the library export sameResource (the mutation gate part): core/uri.ts passes, a wrong one is named', () => {
+    expect(sameResourceFailure()).toBeNull();
+    expect(sameResourceFailure((a, b) => a === b)).toBe('sameResource("HTTP://EXAMPLE.COM", "http://example.com/") is not true');
+    // Canonical forms compared, but a string taken as the same resource as itself before it is checked to be a URI;
+    // then any two URIs taken as one resource.
+    const canonical = (text: string): string | null => {
+      const result = canonicalizeUri(text);
+      return result.ok ? result.uri : null;
+    };
+    expect(sameResourceFailure((a, b) => a === b || (canonical(a) !== null && canonical(a) === canonical(b)))).toBe('sameResource("", "") is not false: "" is not a URI');
+    expect(sameResourceFailure((a, b) => canonical(a) !== null && canonical(b) !== null)).toBe('sameResource("http://example.com/", "http://example.com:8080/") is not false');
   });
 });
 

@@ -31,7 +31,7 @@ const longPath = 'a'.repeat(uriLengthMax - 'mem:'.length);
 
 export const uriShapeResources: ResourceSpec[] = [
   // http: empty path is "/", default port 80 (also written with leading zeros, or empty), host case, dot segments.
-  resource('http://example.com/', 'HTTP://EXAMPLE.COM', 'http://example.com:80/', 'http://example.com:/', 'http://Example.com:0080', 'http://%65xample.com/..', 'http://%45xample.com/a/..', 'http://example.com/.'),
+  resource('http://example.com/', 'HTTP://EXAMPLE.COM', 'http://example.com', 'http://example.com:80/', 'http://example.com:/', 'http://Example.com:0080', 'http://%65xample.com/..', 'http://%45xample.com/a/..', 'http://example.com/.'),
   resource('http://example.com:8080/', 'http://example.com:08080', 'HTTP://example.com:8080/./', 'http://EXAMPLE.com:8080/x/../'),
   resource('http://example.com:443/', 'http://example.com:0443/'),
   resource('http://example.com:9/', 'http://example.com:09/'),
@@ -47,8 +47,9 @@ export const uriShapeResources: ResourceSpec[] = [
   resource('ws://example.com:443/', 'ws://example.com:0443/'),
   resource('wss://example.com/a', 'wss://example.com:443/a'),
   resource('wss://example.com:80/a', 'wss://example.com:080/a'),
-  // A scheme without a default port keeps every port, 1 and 80 included; an empty port is still removed.
+  // A scheme without a default port keeps every port, 1, 80 and 443 included; an empty port is still removed.
   resource('mem://host:80/x', 'MEM://HOST:80/x', 'mem://host:080/x'),
+  resource('mem://host:443/x', 'MEM://HOST:0443/x'),
   resource('mem://host:1/x', 'mem://host:01/x'),
   resource('mem://host/x', 'mem://host:/x'),
   resource('mem://a', 'MEM://A'),
@@ -58,6 +59,11 @@ export const uriShapeResources: ResourceSpec[] = [
   resource('http://User@example.com/', 'http://Us%65r@EXAMPLE.com/', 'http://%55ser@example.com:80'),
   resource('http://user@example.com/', 'http://user@example.com:80/', 'http://%75ser@example.com/'),
   resource('http://us%2Fer:pw@example.com/', 'http://us%2fer:p%77@example.com/'),
+  // The authority ends at the first "/", "?" or "#": an "@" or ":" after it is a path or query character, not
+  // userinfo or a port (a second "@" there is no second userinfo), and a "/" in the query does not end the host.
+  resource('mem://h/a:@b', 'MEM://H/a:@b'),
+  resource('mem://u@h/a@b', 'MEM://u@H/a@b'),
+  resource('mem://h?a/b', 'MEM://H?a/b'),
   // IP literals: hex case, default port after "]"; IPvFuture with every sub-delim, unreserved mark and ":".
   resource('http://[2001:db8::1]/', 'http://[2001:DB8::1]/', 'http://[2001:db8::1]:80/', 'HTTP://[2001:Db8::1]'),
   resource('http://[2001:db8::1]:8080/', 'http://[2001:DB8::1]:08080/'),
@@ -73,7 +79,7 @@ export const uriShapeResources: ResourceSpec[] = [
   resource('http://example.com/a/b/', 'http://example.com/a/b/c/..', 'http://example.com/a/b/.', 'http://example.com/a/b/c/../'),
   resource('http://example.com/a/', 'http://example.com/a/b/..', 'http://example.com/a/./'),
   resource('http://example.com/a/.b/..c/...', 'HTTP://example.com/a/.b/..c/...', 'http://example.com/a/%2Eb/%2E.c/.%2E.'),
-  resource('mem:/b', 'mem:/a/../b', 'MEM:/./b', 'mem:/../../b'),
+  resource('mem:/b', 'mem:/a/../b', 'MEM:/./b', 'mem:/./b', 'mem:/../../b'),
   resource('mem:/', 'mem:/..', 'mem:/.', 'MEM:/'),
   resource('mem:', 'MEM:'),
   // Opaque (rootless) paths keep their dot segments: mem:a/../b and mem:b are different resources.
@@ -102,7 +108,7 @@ export const uriShapeResources: ResourceSpec[] = [
   resource('mem:x?~#~', 'mem:x?%7E#%7e'),
   // Scheme characters: letters at both ends of the alphabet, digits, "+", "-", ".".
   resource('az09+-.z:x', 'AZ09+-.Z:x', 'Az09+-.z:x'),
-  resource('za:b', 'ZA:b'),
+  resource('za:b', 'ZA:b', 'zA:b'),
   // Sub-delims and ":" "@" in a path stay as they are.
   resource("mem:/!$&'()*+,;=:@", "MEM:/!$&'()*+,;=:@"),
   // The longest URI kept, spelled through the full parser.
@@ -120,10 +126,10 @@ export const nonUris: readonly string[] = [
   'http://example.com/a b', 'http://ex ample.com/', 'mem:x?a b', 'mem:x#a b',
   // Percent escapes: missing or non-hex digits, each neighbour of the hex ranges, in either position.
   'mem:a%', 'mem:a%4', 'mem:/%', 'mem:a%4G', 'mem:a%G4', 'mem:a%g4', 'mem:a%4g', 'mem:a%/0', 'mem:a%0/', 'mem:a%:0', 'mem:a%0:',
-  'mem:a%@0', 'mem:a%0@', 'mem:a%`0', 'mem:a%0`', 'mem:a%%41', 'http://ex%4.com/', 'mem:x?%4', 'mem:x#%G1',
+  'mem:a%@0', 'mem:a%0@', 'mem:a%`0', 'mem:a%0`', 'mem:a%%41', 'mem:%/a/b', 'http://ex%4.com/', 'mem:x?%4', 'mem:x?%', 'mem:x#%G1',
   // Scheme: none, empty, not starting with a letter, characters outside letters, digits, "+", "-", ".".
   'abc', 'a/b:c', 'a?b:c', 'a#b:c', '/a:b', '?a:b', '#a:b', ':a', '1a:b', '+a:b', '.a:b', '-a:b', '@a:b', '[a:b', '%41a:b',
-  'a*b:c', 'a,b:c', 'a_b:c', 'a~b:c', 'a!b:c', 'a%41:b', 'a@b:c', 'a[b:c', 'a]b:c', 'a=b:c', 'a;b:c',
+  'a*b:c', 'a,b:c', 'a_b:c', 'a~b:c', 'a!b:c', 'a%41:b', 'a@b:c', 'a[b:c', 'a]b:c', 'a=b:c', 'a;b:c', '~:x', '{:x',
   // Fragment: a second "#".
   'mem:a#b#c', 'mem:a#b?c#d', 'http://example.com/#a#',
   // Authority: two "@", brackets in userinfo or reg-name, a bracket after the authority.
@@ -132,7 +138,7 @@ export const nonUris: readonly string[] = [
   // IP literals: unclosed, closed beyond the authority, junk after "]", no ":", bad characters; bad IPvFuture.
   'http://[::1/', 'http://[::1/]', 'http://[::1]x/', 'http://[::1]:80x/', 'http://[1234]/', 'http://[::g]/', 'http://[::1-2]/', 'http://[::1%41]/',
   'http://[]/', 'http://[v.x]/', 'http://[v1x]/', 'http://[v1.]/', 'http://[vg.x]/', 'http://[v1.%41]/', 'http://[v1.[]/', 'http://[v1.x/y]/',
-  'http://[V.x]/', 'http://[v1]/', 'http://[v1.x"]/', 'http://[v1.x#]/',
+  'http://[V.x]/', 'http://[v1]/', 'http://[v1-x]/', 'http://[v1.x"]/', 'http://[v1.x#]/',
   // Ports: not decimal digits (each neighbour of "0"-"9"), out of range.
   'http://example.com:8a/', 'http://example.com:a/', 'http://example.com:-1/', 'http://example.com:1.2/', 'http://example.com:1:2/',
   'http://example.com:65536/', 'http://example.com:99999/', 'http://example.com:655350/', 'mem://h:1x', 'http://[::1]:a/',

@@ -7,7 +7,7 @@
 // runs only the parts that reach a mutant, so a mutant costs only the parts that cover it.
 // Run it alone on the reference (every part must pass): npx vitest run --config vitest.mutation.config.ts
 import { describe, expect, test } from 'vitest';
-import { mutationGateFailure, mutationGateParts, mutationSelfCheckFailure, mutationSelfCheckParts } from './mutation-gate.js';
+import { mutationGateFailure, mutationGateParts, mutationSelfCheckFailure, mutationSelfCheckParts, sameResourceFailure } from './mutation-gate.js';
 
 describe('mutation gate', () => {
   for (const [name, start, count] of mutationGateParts) {
@@ -15,6 +15,10 @@ describe('mutation gate', () => {
       expect(mutationGateFailure(name, start, count)).toBeNull();
     });
   }
+  // The library export no client of the gate calls, against the uri-shapes table (a few ms).
+  test('sameResource against the uri-shapes table', () => {
+    expect(sameResourceFailure()).toBeNull();
+  });
   for (const [name, indices] of mutationSelfCheckParts) {
     test(`${name} self-check ${indices.join(',')}`, () => {
       expect(mutationSelfCheckFailure(name, indices)).toBeNull();

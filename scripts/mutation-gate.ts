@@ -8,6 +8,8 @@ import { failingLivenessInvariants, invariantIndex, safetyInvariants } from '../
 import { checkOne } from '../sim/determinism.js';
 import { deriveSeed } from '../sim/prng.js';
 import { runInterleaving } from '../sim/world.js';
+import { sameResource } from '../core/uri.js';
+import { nonUris, uriShapeResources } from '../scenarios/uri-shapes.js';
 
 export type MutationGatePart = readonly [scenario: string, start: number, interleavings: number];
 
@@ -17,8 +19,8 @@ export type MutationGatePart = readonly [scenario: string, start: number, interl
  */
 export const mutationGateParts: readonly MutationGatePart[] = [
   // uri-shapes (scenarios/uri-shapes.ts): the canonicaliser (core/uri.ts, uri-chars.ts) on URIs no other scenario
-  // sends. Its listing takes one-page passes in turn, no draw, so interleaving 0 alone lists each of the 100 spellings
-  // next to its resource (one not normalised: unreconciled_catalog), each of the 110 non-URIs (one accepted:
+  // sends. Its listing takes one-page passes in turn, no draw, so interleaving 0 alone lists each of the 107 spellings
+  // next to its resource (one not normalised: unreconciled_catalog), each of the 115 non-URIs (one accepted:
   // unreconciled_catalog) and every resource under each of its spellings in ~80 honest passes (a conflation or a wrong
   // rejection: proven_withheld; a changed canonical form: catalog_untrue), notifications and read results spelled
   // too (uri-spelling). First in the gate: most mutants of those two files fail only here, and a mutant runs the parts
@@ -180,4 +182,36 @@ export function mutationSelfCheckFailure(name: string, indices: readonly number[
     if (mismatch !== null) return `${name} interleaving ${index} self-check (seed ${mismatch.seed}): line ${mismatch.line}: ${mismatch.first.trim()} / ${mismatch.second.trim()}`;
   }
   return null;
+}
+
+/**
+ * The library export sameResource (core/uri.ts, index.ts: for clients written against the SDK, such as
+ * examples/fixed-kb/client.mjs), which the reference client never calls, so no scenario reaches it: judged against the
+ * uri-shapes table (scenarios/uri-shapes.ts, the truth written by hand, never asked of core/uri.ts). Every name of a
+ * resource (its canonical form and each spelling) is the same resource as its canonical form, in either order, and as
+ * no other resource of the table; a non-URI is the same resource as nothing, itself included. The first disagreement,
+ * or null. `same` is the function judged (mutation-survivors.mts passes a planted copy's).
+ */
+export function sameResourceFailure(same: (a: string, b: string) => boolean = sameResource): string | null {
+  for (const [index, resource] of uriShapeResources.entries()) {
+    for (const name of [resource.uri, ...(resource.spellings ?? [])]) {
+      for (const [otherIndex, other] of uriShapeResources.entries()) {
+        const expected = otherIndex === index;
+        if (same(name, other.uri) !== expected) return `sameResource(${quote(name)}, ${quote(other.uri)}) is not ${expected}`;
+        if (same(other.uri, name) !== expected) return `sameResource(${quote(other.uri)}, ${quote(name)}) is not ${expected}`;
+      }
+    }
+  }
+  const anyUri = uriShapeResources[0]!.uri;
+  for (const nonUri of nonUris) {
+    for (const [a, b] of [[nonUri, nonUri], [nonUri, anyUri], [anyUri, nonUri]] as const) {
+      if (same(a, b)) return `sameResource(${quote(a)}, ${quote(b)}) is not false: ${quote(nonUri)} is not a URI`;
+    }
+  }
+  return null;
+}
+
+/** A URI for a failure line: JSON-quoted, long ones cut. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}... (${text.length} characters)` : text);
 }

@@ -1,8 +1,9 @@
 // Re-judges the survivors of a Stryker report under a LARGER gate, one mutant at a time: each survivor is
 // planted as a textual patch into a copy of core/ (test/.planted/mutant-N/, as test/planting.ts does) and its
-// reference client runs the parts below, stopping at the first failing interleaving. A survivor the larger
-// gate kills only needs more interleavings in the fixed gate; one it does not kill needs judgement (a checker,
-// a fault, a scenario) or is shown equivalent in mutation-equivalents.md.
+// reference client runs the parts below, then the self-check parts and the sameResource part (mutation-gate.ts), stopping
+// at the first failure. A survivor the larger gate kills only needs more interleavings in the fixed gate; one it does
+// not kill needs judgement (a checker, a fault, a scenario) or is shown equivalent in mutation-equivalents.md. No hit
+// limit: a mutant that loops forever (a Stryker Timeout) hangs it.
 // Usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...|gate]
 // MUTATION_FILE=core/ttl.ts limits it to one file, MUTATION_LINES=FROM-TO to survivors starting on those lines (one
 // function, say), MUTATION_MAX=N to its first N survivors (a sample).
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientUnderTest } from '../core/types.js';
 import { registerOwnedStep, type StepFunction } from '../core/step-owned.js';
-import { mutationGateFailure, mutationGateParts, mutationSelfCheckFailure, mutationSelfCheckParts, type MutationGatePart } from './mutation-gate.js';
+import { mutationGateFailure, mutationGateParts, mutationSelfCheckFailure, mutationSelfCheckParts, sameResourceFailure, type MutationGatePart } from './mutation-gate.js';
 
 interface Position { line: number; column: number }
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: Position; end: Position } }
@@ -64,10 +65,12 @@ for (const [file, { mutants }] of Object.entries(files)) {
       // The copy registers its owned step in its own copy of core/step-owned.ts; the harness looks in ours. Registered
       // here, the gate's runs step the mutant's owned twin as Stryker's do (and the self-check its pure step).
       registerOwnedStep(module.referenceClient.step, module.stepOwned);
+      const uri = (await import(pathToFileURL(join(dir, 'core', 'uri.ts')).href)) as { sameResource: (a: string, b: string) => boolean };
       verdict = 'survives the larger gate';
       const failures = [
         ...parts.map(([name, start, count]) => () => mutationGateFailure(name, start, count, module.referenceClient)),
         ...mutationSelfCheckParts.map(([name, indices]) => () => mutationSelfCheckFailure(name, indices, module.referenceClient)),
+        () => sameResourceFailure(uri.sameResource),
       ];
       for (const failureOf of failures) {
         const failure = failureOf();
