@@ -88,6 +88,25 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // 42: an updated while a read is lost on a broken stream and the read deadline was armed late (core/listen.ts
   // armReadDeadline must bring an armed later deadline forward).
   ['era2026-broken-stream', 42, 1],
+  // core/listen.ts read deadlines (onReadDeadline, forgetAbandoned, armReadDeadline) and late answers to abandoned
+  // reads (onAbandonedAnswer), found by re-judging its survivors one at a time (scripts/mutation-survivors.mts): 1, a
+  // TOMBSTONE_PENDING read lost on a broken stream must be re-issued (notified_unread), a permission error teaches the
+  // revocation only when it is one, and only abandoned reads are forgotten (healed_convergence); 2, a re-issue only
+  // when a read was abandoned or news is pending, the in-flight count lowered by the abandoned reads (healed_convergence).
+  ['era2026-broken-stream', 0, 3],
+  // 11: the read deadline armed no earlier than 1 ms from now (an overdue deadline armed in the past) (notified_unread).
+  ['era2026-broken-stream', 11, 1],
+  // 30 and 115: a late not-found to an abandoned read stops serving only when it is a not-found, newer than what was
+  // accepted, and the lease still runs (refused_fresh).
+  ['era2026-broken-stream', 30, 1],
+  ['era2026-broken-stream', 115, 1],
+  // 20: the resubscribe timer after a listen ended is armed subscribeRetryMs ahead, not behind (healed_convergence).
+  ['era2026-swarm', 20, 1],
+  // 49: an ack whose listen is no longer in flight (it came after the ack deadline cancelled it) is only audited
+  // (core/listen.ts routeAck; the mutants read a listen that is not there and throw). 430: an updated for a URI the
+  // client never subscribed, tagged with an id it does not know (routeListenNotification's mismatch).
+  ['era2026-swarm', 49, 1],
+  ['era2026-swarm', 430, 1],
   // 138: the first where a reference that counts raced no-news reads as duplicate evidence (core/duplicates.ts
   // raceWithAnswer always false) learns duplication on a server that never duplicates and leaves a notified change
   // unread (notified_unread; 36 of 3,000 such interleavings at root seed 1).
