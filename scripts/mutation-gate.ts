@@ -100,6 +100,12 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // accepted, and the lease still runs (refused_fresh).
   ['era2026-broken-stream', 30, 1],
   ['era2026-broken-stream', 115, 1],
+  // era2026-listen-ends (scenarios/era2026.ts): watches that end while wanted, judged by watch_not_renewed
+  // (sim/checkers/era2026-renewal.ts), and acks repeated (listen-ack-repeated) or honoring no resource (no
+  // resourceSubscriptions): 0 is the first where a repeated ack of a live watch is taken for a new one (core/listen.ts
+  // routeAck's waiting test), an ack without resourceSubscriptions is read as one honoring nothing (honoredUris), and
+  // a remote end not followed by a new listen fails watch_not_renewed; 1, a remote end before the ack.
+  ['era2026-listen-ends', 0, 2],
   // 20: the resubscribe timer after a listen ended is armed subscribeRetryMs ahead, not behind (healed_convergence).
   ['era2026-swarm', 20, 1],
   // 49: an ack whose listen is no longer in flight (it came after the ack deadline cancelled it) is only audited

@@ -45,6 +45,7 @@ export const faultNames = [
   'listen-stream-closed',
   'malformed-list-page',
   'malformed-read-response',
+  'listen-ack-repeated',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -97,19 +98,22 @@ export const faultDescriptions: Record<FaultName, string> = {
   'malformed-list-page': 'a resources/list page that breaks the schema: `resources` not an array, an entry without a string uri, or a non-string nextCursor',
   'malformed-read-response':
     "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType) or names another resource's item",
+  'listen-ack-repeated': '2026-07-28: the ack of a listen arrives a second time, later (an intermediary replays it), while the watch it started is live',
 };
 
-/** The faults that only fire on 2026-07-28 connections. */
-export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
-// ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)
 /**
  * Faults only their own scenario makes, never a swarm: malformed-read-response is judged on the step interface
  * (a reducer on the pure transport, sim/applicability.ts `stepInterface`). Over the SDK an answer that breaks the
  * JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout, which the 2025-11-25 core
  * does not bound (its reads have no deadline; 2026-07-28 reads have readReissueMs), so the swarms, which the SDK
- * transport and module clients also run, do not draw it yet.
+ * transport and module clients also run, do not draw it yet. listen-ack-repeated is era2026-listen-ends' own: added
+ * to the swarms' draws it would shift every interleaving they make (and the gate parts and goldens pinned on them).
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'listen-ack-repeated'];
+
+/** The faults that only fire on 2026-07-28 connections (those of the swarms; scenario-only ones apart). */
+export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => (fault.startsWith('listen-') && !scenarioOnlyFaults.includes(fault)) || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
+// ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last of it, is drawn only with discovery). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
 

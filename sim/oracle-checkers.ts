@@ -31,6 +31,7 @@ import { SessionChecker } from './checkers/sessions.js';
 import { UriChecker } from './checkers/uris.js';
 import { VersionChecker } from './checkers/versions.js';
 import { NotificationReadChecker } from './checkers/notification-reads.js';
+import { RenewalChecker } from './checkers/era2026-renewal.js';
 import { OracleAccounts } from './oracle-accounts.js';
 
 export class OracleCheckers extends OracleAccounts {
@@ -61,6 +62,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly answers: AnswerChecker;
   readonly offered: OfferedRequestChecker;
   readonly notifiedReads: NotificationReadChecker;
+  readonly renewal: RenewalChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   protected readonly content: ContentRegistry;
@@ -94,6 +96,8 @@ export class OracleCheckers extends OracleAccounts {
     this.answers = new AnswerChecker(this, uris);
     this.offered = new OfferedRequestChecker(this);
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
+    const notification = this.era2026Serving.notification;
+    this.renewal = new RenewalChecker(this, uris, this.era2026Watch, (listenId) => notification.requestedOf(listenId));
   }
 
   get notificationReads(): number {

@@ -1,0 +1,131 @@
+/**
+ * `watch_not_renewed` (2026-07-28, SPEC §13; MCP-2026-NOTES 1.3: the SDK v2 has no automatic re-listen): a watch
+ * the application still wants, lost while the connection stays up, is asked for again. When a listen acknowledged
+ * with the resource it asked for ends on the current connection — the server completed it (its result delivered),
+ * closed its stream (`notifications/cancelled` delivered), or the client cancelled it — and the application still
+ * wants that resource, the client sends a `subscriptions/listen` of it within `renewalBoundMs`. Without one the
+ * resource is watched by nobody until the connection ends: every later change waits for a reconciliation read.
+ *
+ * Judged from the truth stream and the client's requests only (era2026-watch.ts knows which listens are live, and on
+ * which connection they were acknowledged). An obligation ends without a listen when its reason goes: the application
+ * gives the resource up, the subject loses access, the connection changes (the next connection's listens are a new
+ * start), the client crashes, or another listen acknowledged with the resource on this connection is live.
+ */
+import { listenAckTimeoutMsDefault } from '../../core/era.js';
+import { defaultClientConfig } from '../../core/types.js';
+import type { WatchChecker } from './era2026-watch.js';
+import type { CheckingSink } from './sink.js';
+import type { StepTruth } from './step-truth.js';
+
+/** The client's retry pace plus one ack deadline (the reference listens again subscribeRetryMs after the end). */
+export const renewalBoundMs = defaultClientConfig.subscribeRetryMs + listenAckTimeoutMsDefault;
+
+const none = -1;
+
+export class RenewalChecker {
+  /** Per resource: since when a new listen is owed (-1: nothing owed). */
+  private readonly owedSinceMs: Float64Array;
+  private readonly wanted: Uint8Array;
+  /** Listen ends observed before they are dated: [resource, connection generation of its ack] pairs. */
+  private readonly pending: number[] = [];
+  private session = none;
+  private owedCount = 0;
+
+  constructor(
+    private readonly sink: CheckingSink,
+    private readonly uris: readonly string[],
+    private readonly watch: WatchChecker,
+    private readonly requestedOf: (listenId: number) => readonly number[],
+  ) {
+    this.owedSinceMs = new Float64Array(uris.length).fill(none);
+    this.wanted = new Uint8Array(uris.length);
+  }
+
+  onSubscribed(resource: number): void {
+    this.wanted[resource] = 1;
+  }
+
+  onUnsubscribed(resource: number): void {
+    this.wanted[resource] = 0;
+    this.release(resource);
+  }
+
+  onRevoked(resource: number): void {
+    this.release(resource);
+  }
+
+  onCrash(): void {
+    this.releaseAll();
+  }
+
+  onSessionEnded(): void {
+    this.pending.length = 0;
+    this.releaseAll();
+  }
+
+  /** Listen `listenId` is about to end (before era2026-watch.ts forgets it): the resources it was acknowledged with as asked. */
+  onListenEnding(listenId: number): void {
+    for (const resource of this.requestedOf(listenId)) {
+      const generation = this.watch.generationOf(listenId, resource);
+      if (generation !== none) this.pending.push(resource, generation);
+    }
+  }
+
+  /** A step begins: the ends observed before it are owed from its time. */
+  beginStep(truth: StepTruth): void {
+    if (truth.currentSession !== this.session) {
+      this.session = truth.currentSession;
+      this.releaseAll();
+    }
+    if (this.pending.length > 0) this.owePending(truth.timeMs);
+  }
+
+  /** The client sent a `subscriptions/listen` of `resource`. */
+  onListenSent(resource: number): void {
+    if (resource >= 0) this.release(resource);
+  }
+
+  /** After each step: the ends the step made (the client's cancel) are owed; obligations past their bound are violations. */
+  afterStep(timeMs: number): void {
+    if (this.pending.length > 0) this.owePending(timeMs);
+    if (this.owedCount > 0) this.judgeDue(timeMs);
+  }
+
+  finish(endMs: number): void {
+    if (this.owedCount > 0) this.judgeDue(endMs);
+  }
+
+  private owePending(timeMs: number): void {
+    const pending = this.pending;
+    for (let index = 0; index < pending.length; index += 2) {
+      const resource = pending[index]!;
+      if (pending[index + 1] !== this.session || this.wanted[resource] === 0 || this.owedSinceMs[resource] !== none) continue;
+      this.sink.checked('watch_not_renewed');
+      this.owedSinceMs[resource] = timeMs;
+      this.owedCount++;
+    }
+    pending.length = 0;
+  }
+
+  private judgeDue(timeMs: number): void {
+    for (let resource = 0; resource < this.owedSinceMs.length; resource++) {
+      const sinceMs = this.owedSinceMs[resource]!;
+      if (sinceMs === none || sinceMs + renewalBoundMs >= timeMs) continue;
+      this.release(resource);
+      if (this.watch.isWatched(resource, this.session)) continue;
+      this.sink.violate('watch_not_renewed', timeMs, this.uris[resource]!, `the listen watching ${this.uris[resource]} ended at ${sinceMs} ms, the application still wants it, and no subscriptions/listen of it followed within ${renewalBoundMs} ms`);
+    }
+  }
+
+  private release(resource: number): void {
+    if (this.owedSinceMs[resource] === none) return;
+    this.owedSinceMs[resource] = none;
+    this.owedCount--;
+  }
+
+  private releaseAll(): void {
+    if (this.owedCount === 0) return;
+    this.owedSinceMs.fill(none);
+    this.owedCount = 0;
+  }
+}
