@@ -10,15 +10,21 @@
  * which connection they were acknowledged). An obligation ends without a listen when its reason goes: the application
  * gives the resource up, the subject loses access, the connection changes (the next connection's listens are a new
  * start), the client crashes, or another listen acknowledged with the resource on this connection is live.
+ *
+ * Only step clients are judged (`judge`, from sim/kernel/reducer-driver.ts): their effects name every listen they
+ * send; a module client observed from outside (adapters/mcp-sdk/module) has no such effect, so it is not judged
+ * (sim/applicability.ts moduleJudgedInvariants).
  */
-import { listenAckTimeoutMsDefault } from '../../core/era.js';
-import { defaultClientConfig } from '../../core/types.js';
+import { listenAckTimeoutMs } from '../../core/era.js';
+import type { ClientConfig } from '../../core/types.js';
 import type { WatchChecker } from './era2026-watch.js';
 import type { CheckingSink } from './sink.js';
 import type { StepTruth } from './step-truth.js';
 
-/** The client's retry pace plus one ack deadline (the reference listens again subscribeRetryMs after the end). */
-export const renewalBoundMs = defaultClientConfig.subscribeRetryMs + listenAckTimeoutMsDefault;
+/** The client's declared retry pace plus one ack deadline (the reference listens again subscribeRetryMs after the end). */
+export function renewalBoundMs(config: ClientConfig): number {
+  return config.subscribeRetryMs + listenAckTimeoutMs(config);
+}
 
 const none = -1;
 
@@ -30,6 +36,8 @@ export class RenewalChecker {
   private readonly pending: number[] = [];
   private session = none;
   private owedCount = 0;
+  /** Not judged (none) until a step client declares its configuration. */
+  private boundMs = none;
 
   constructor(
     private readonly sink: CheckingSink,
@@ -39,6 +47,11 @@ export class RenewalChecker {
   ) {
     this.owedSinceMs = new Float64Array(uris.length).fill(none);
     this.wanted = new Uint8Array(uris.length);
+  }
+
+  /** A step client with configuration `config` is judged. */
+  judge(config: ClientConfig): void {
+    this.boundMs = renewalBoundMs(config);
   }
 
   onSubscribed(resource: number): void {
@@ -65,6 +78,7 @@ export class RenewalChecker {
 
   /** Listen `listenId` is about to end (before era2026-watch.ts forgets it): the resources it was acknowledged with as asked. */
   onListenEnding(listenId: number): void {
+    if (this.boundMs === none) return;
     for (const resource of this.requestedOf(listenId)) {
       const generation = this.watch.generationOf(listenId, resource);
       if (generation !== none) this.pending.push(resource, generation);
@@ -110,10 +124,10 @@ export class RenewalChecker {
   private judgeDue(timeMs: number): void {
     for (let resource = 0; resource < this.owedSinceMs.length; resource++) {
       const sinceMs = this.owedSinceMs[resource]!;
-      if (sinceMs === none || sinceMs + renewalBoundMs >= timeMs) continue;
+      if (sinceMs === none || sinceMs + this.boundMs >= timeMs) continue;
       this.release(resource);
       if (this.watch.isWatched(resource, this.session)) continue;
-      this.sink.violate('watch_not_renewed', timeMs, this.uris[resource]!, `the listen watching ${this.uris[resource]} ended at ${sinceMs} ms, the application still wants it, and no subscriptions/listen of it followed within ${renewalBoundMs} ms`);
+      this.sink.violate('watch_not_renewed', timeMs, this.uris[resource]!, `the listen watching ${this.uris[resource]} ended at ${sinceMs} ms, the application still wants it, and no subscriptions/listen of it followed within ${this.boundMs} ms`);
     }
   }
 
