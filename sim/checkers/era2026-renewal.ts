@@ -18,6 +18,7 @@
 import { listenAckTimeoutMs } from '../../core/era.js';
 import type { ClientConfig } from '../../core/types.js';
 import type { WatchChecker } from './era2026-watch.js';
+import { OwedPerResource } from './owed.js';
 import type { CheckingSink } from './sink.js';
 import type { StepTruth } from './step-truth.js';
 
@@ -28,14 +29,11 @@ export function renewalBoundMs(config: ClientConfig): number {
 
 const none = -1;
 
-export class RenewalChecker {
-  /** Per resource: since when a new listen is owed (-1: nothing owed). */
-  private readonly owedSinceMs: Float64Array;
-  private readonly wanted: Uint8Array;
+/** Per resource (owedSinceMs): since when a new listen is owed (-1: nothing owed). */
+export class RenewalChecker extends OwedPerResource {
   /** Listen ends observed before they are dated: [resource, connection generation of its ack] pairs. */
   private readonly pending: number[] = [];
   private session = none;
-  private owedCount = 0;
   /** Not judged (none) until a step client declares its configuration. */
   private boundMs = none;
 
@@ -45,8 +43,7 @@ export class RenewalChecker {
     private readonly watch: WatchChecker,
     private readonly requestedOf: (listenId: number) => readonly number[],
   ) {
-    this.owedSinceMs = new Float64Array(uris.length).fill(none);
-    this.wanted = new Uint8Array(uris.length);
+    super(uris.length);
   }
 
   /** A step client with configuration `config` is judged. */
@@ -54,21 +51,8 @@ export class RenewalChecker {
     this.boundMs = renewalBoundMs(config);
   }
 
-  onSubscribed(resource: number): void {
-    this.wanted[resource] = 1;
-  }
-
-  onUnsubscribed(resource: number): void {
-    this.wanted[resource] = 0;
-    this.release(resource);
-  }
-
   onRevoked(resource: number): void {
     this.release(resource);
-  }
-
-  onCrash(): void {
-    this.releaseAll();
   }
 
   onSessionEnded(): void {
@@ -113,10 +97,8 @@ export class RenewalChecker {
     const pending = this.pending;
     for (let index = 0; index < pending.length; index += 2) {
       const resource = pending[index]!;
-      if (pending[index + 1] !== this.session || this.wanted[resource] === 0 || this.owedSinceMs[resource] !== none) continue;
+      if (pending[index + 1] !== this.session || this.wanted[resource] === 0 || !this.owe(resource, timeMs)) continue;
       this.sink.checked('watch_not_renewed');
-      this.owedSinceMs[resource] = timeMs;
-      this.owedCount++;
     }
     pending.length = 0;
   }
@@ -129,17 +111,5 @@ export class RenewalChecker {
       if (this.watch.isWatched(resource, this.session)) continue;
       this.sink.violate('watch_not_renewed', timeMs, this.uris[resource]!, `the listen watching ${this.uris[resource]} ended at ${sinceMs} ms, the application still wants it, and no subscriptions/listen of it followed within ${this.boundMs} ms`);
     }
-  }
-
-  private release(resource: number): void {
-    if (this.owedSinceMs[resource] === none) return;
-    this.owedSinceMs[resource] = none;
-    this.owedCount--;
-  }
-
-  private releaseAll(): void {
-    if (this.owedCount === 0) return;
-    this.owedSinceMs.fill(none);
-    this.owedCount = 0;
   }
 }
