@@ -119,6 +119,27 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
       era2026: { ttlMsMin, ttlMsMax },
     }),
   };
+  const era2026ListenEnds: Scenario = {
+    name: 'era2026-listen-ends',
+    description: '2026-07-28: watches that end while wanted (listens completed, streams closed), acks narrower, wider or repeated, updated after the end or outside the filter',
+    era: '2026-07-28',
+    targets: ['watch_not_renewed', 'phantom_watch', 'notified_unread', 'read_your_notification', 'healed_convergence'],
+    catches: [],
+    sometimes: ['listen-graceful-completion', 'listen-stream-closed', 'listen-ack-narrower', 'listen-ack-wider', 'listen-ack-repeated', 'listen-notify-after-close', 'listen-out-of-filter'],
+    plan: (chooser) => ({
+      ...swarmPlan(chooser, []),
+      faults: {
+        'listen-graceful-completion': ratio(1, 4),
+        'listen-stream-closed': ratio(1, 4),
+        'listen-ack-narrower': ratio(1, 6),
+        'listen-ack-wider': ratio(1, 3),
+        'listen-ack-repeated': ratio(1, 3),
+        'listen-notify-after-close': ratio(1, 2),
+        'listen-out-of-filter': ratio(1, 4),
+      },
+      era2026: { ttlMsMin, ttlMsMax },
+    }),
+  };
   // Interop pairs (--transport sdk only; cli/protocol.ts refuses them on the pure transport): the 2025-11-25
   // swarm with the ends on different SDKs. Both speak 2025-11-25 (a v1 end knows no listen), so they are
   // 2025-11-25 scenarios; the v2 end is the one a user upgrades first.
@@ -140,6 +161,7 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     era2026Tags,
     era2026Partitions,
     era2026Listing,
+    era2026ListenEnds,
     interop('interop-v1-client-v2-server', 'v1', 'v2', 'an SDK 1.x Client (inside the fenced cache) against an SDK v2 server'),
     interop('interop-v2-client-v1-server', 'v2', 'v1', 'an SDK v2 Client (auto negotiation, inside the fenced cache) against an SDK 1.x server'),
   ];

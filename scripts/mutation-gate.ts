@@ -105,6 +105,30 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // 42: an updated while a read is lost on a broken stream and the read deadline was armed late (core/listen.ts
   // armReadDeadline must bring an armed later deadline forward).
   ['era2026-broken-stream', 42, 1],
+  // core/listen.ts read deadlines (onReadDeadline, armReadDeadline) and late answers to abandoned reads
+  // (onAbandonedAnswer), found by re-judging its survivors one at a time (scripts/mutation-survivors.mts) and confirmed
+  // by Stryker (mutation-report/listen.json killedBy): 1, a TOMBSTONE_PENDING read lost on a broken stream must be
+  // re-issued, and a late answer teaches a revocation only when it is a permission error (notified_unread); 2, a re-issue
+  // only when a read was abandoned or news is pending, the in-flight count lowered by the abandoned reads (healed_convergence).
+  ['era2026-broken-stream', 0, 3],
+  // 11: the read deadline armed no earlier than 1 ms from now (an overdue deadline armed in the past) (notified_unread).
+  ['era2026-broken-stream', 11, 1],
+  // 30 and 115: a late not-found to an abandoned read stops serving only when it is a not-found, newer than what was
+  // accepted, and the lease still runs (refused_fresh).
+  ['era2026-broken-stream', 30, 1],
+  ['era2026-broken-stream', 115, 1],
+  // era2026-listen-ends (scenarios/era2026.ts): watches that end while wanted, judged by watch_not_renewed
+  // (sim/checkers/era2026-renewal.ts), and acks repeated (listen-ack-repeated) or honoring no resource (no
+  // resourceSubscriptions): 0 is the first where a repeated ack of a live watch is taken for a new one (core/listen.ts
+  // routeAck's waiting test), an ack without resourceSubscriptions is read as one honoring nothing (honoredUris), and
+  // a remote end not followed by a new listen fails watch_not_renewed; 1, a remote end before the ack.
+  ['era2026-listen-ends', 0, 2],
+  // 49: a client that takes every updated as its URI's, whatever its subscription id (core/listen.ts
+  // routeListenNotification's id test skipped), reads 1.58 times per notified change there (read_amplification, < 1.2,
+  // fails the part: a metric of one interleaving, so a narrow kill). 430: an updated for a URI the client never
+  // subscribed, tagged with an id it does not know (routeListenNotification's mismatch; the mutants throw).
+  ['era2026-swarm', 49, 1],
+  ['era2026-swarm', 430, 1],
   // 138: the first where a reference that counts raced no-news reads as duplicate evidence (core/duplicates.ts
   // raceWithAnswer always false) learns duplication on a server that never duplicates and leaves a notified change
   // unread (notified_unread; 36 of 3,000 such interleavings at root seed 1).

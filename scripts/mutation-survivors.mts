@@ -55,7 +55,11 @@ for (const [file, { mutants }] of Object.entries(files)) {
     mkdirSync(join(dir, 'core'), { recursive: true });
     for (const name of coreFiles) {
       let text = readFileSync(join('core', name), 'utf8');
-      if (`core/${name}` === file) text = text.slice(0, offsetOf(text, mutant.location.start)) + (mutant.replacement ?? '') + text.slice(offsetOf(text, mutant.location.end));
+      // Stryker mutates the syntax tree, so a replaced expression keeps its grouping: `a && b && c` with `a && b` made
+      // `a || b` is `(a || b) && c`. Spliced as text it would read `a || b && c`, another mutant, so expressions go in
+      // parentheses (statement blocks cannot).
+      const replacement = mutant.mutatorName === 'BlockStatement' ? (mutant.replacement ?? '') : `(${mutant.replacement ?? ''})`;
+      if (`core/${name}` === file) text = text.slice(0, offsetOf(text, mutant.location.start)) + replacement + text.slice(offsetOf(text, mutant.location.end));
       writeFileSync(join(dir, 'core', name), text);
     }
     const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${JSON.stringify(mutant.replacement ?? '')}`;

@@ -48,6 +48,7 @@ export const faultNames = [
   'malformed-input',
   'disconnect-unannounced',
   'no-resources-capability',
+  'listen-ack-repeated',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -104,11 +105,9 @@ export const faultDescriptions: Record<FaultName, string> = {
     "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType, a non-integer error code, an oversized body), an error in place of content, names another resource's item, or is well-formed in an unusual way (a base64 blob, no mimeType, a not-found spelled -32602)",
   'malformed-input':
     'the harness, like a buggy embedding application (or a server breaking the notification schema), hands the client an input with one field broken (time, session, timer, capabilities, subject, flag, task, command URI, response id or envelope, notification method or params) before the real one, a valid input that must change nothing, or an equivalent spelling in its place',
+  'listen-ack-repeated': '2026-07-28: the ack of a listen arrives a second time, later (an intermediary replays it), while the watch it started is live',
 };
 
-/** The faults that only fire on 2026-07-28 connections. */
-export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => fault.startsWith('listen-') || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
-// ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)
 /**
  * Faults only their own scenario makes, never a swarm: malformed-read-response is judged on the step interface
  * (a reducer on the pure transport, sim/applicability.ts `stepInterface`). Over the SDK an answer that breaks the
@@ -118,8 +117,13 @@ export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => 
  * its step function (sim/kernel/reducer-driver.ts), which a module client does not have. disconnect-unannounced: a
  * module client's transport reports a close as a real one does, and its own scenario (unannounced-disconnect) judges
  * it; and no-resources-capability, under which nothing can converge (its scenario judges only what is sent).
+ * listen-ack-repeated is era2026-listen-ends' own: added to the swarms' draws it would shift every interleaving they
+ * make (and the gate parts and goldens pinned on them).
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'listen-ack-repeated'];
+/** The faults that only fire on 2026-07-28 connections (those of the swarms; scenario-only ones apart). */
+export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => (fault.startsWith('listen-') && !scenarioOnlyFaults.includes(fault)) || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
+// ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last of it, is drawn only with discovery). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
 

@@ -56,6 +56,8 @@ export const safetyInvariants = [
   'outbox_lineage_broken',
   // SPEC §3.4: a close is reported once, truthfully (sim/checkers/close-record.ts)
   'close_record_untrue',
+  // SPEC §13: a lost watch the application still wants is listened for again (sim/checkers/era2026-renewal.ts)
+  'watch_not_renewed',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -114,6 +116,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
     'after a malformed (or inert) input, the client answered the next real input differently than it would have without it: the malformed input changed its state (SPEC §11: the state is returned unchanged), or an equivalent spelling of a real input (capabilities without resources: true, an updated notification with extra params) was answered differently than the input itself, or two spellings of one input (a subscribe without a subject and one for the subject default; sub-capabilities with and without a resources capability that is false) differently from each other',
   subscribe_unsent:
     'the client was commanded to subscribe a resource while connected to a 2025-11-25 server that declared resources.subscribe, and sent no resources/subscribe for it in that step (it polls only without the capability: SPEC §3.5)',
+  watch_not_renewed: '2026-07-28: a listen acknowledged with a resource the application still wants ended on the current connection (completed, its stream closed, or cancelled by the client), and the client sent no new subscriptions/listen of it within its subscribeRetryMs plus its listen ack deadline (7 s by default)',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -156,6 +159,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'notification-reads': ['notified_unread'],
   'outbox-lineage': ['outbox_lineage_broken'],
   'close-record': ['close_record_untrue'],
+  era2026Renewal: ['watch_not_renewed'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

@@ -34,6 +34,7 @@ import { SessionChecker } from './checkers/sessions.js';
 import { UriChecker } from './checkers/uris.js';
 import { VersionChecker } from './checkers/versions.js';
 import { NotificationReadChecker } from './checkers/notification-reads.js';
+import { RenewalChecker } from './checkers/era2026-renewal.js';
 import { OracleAccounts } from './oracle-accounts.js';
 
 export class OracleCheckers extends OracleAccounts {
@@ -70,6 +71,7 @@ export class OracleCheckers extends OracleAccounts {
 
   /** How many resources the run has (indexes 0 .. resourceCount - 1). */
   readonly resourceCount: number;
+  readonly renewal: RenewalChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   protected readonly content: ContentRegistry;
@@ -107,6 +109,8 @@ export class OracleCheckers extends OracleAccounts {
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
     this.outboxLineage = new OutboxLineageChecker(this);
     this.closeRecord = new CloseRecordChecker(this);
+    const notification = this.era2026Serving.notification;
+    this.renewal = new RenewalChecker(this, uris, this.era2026Watch, (listenId) => notification.requestedOf(listenId));
   }
 
   get notificationReads(): number {

@@ -81,6 +81,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'session-ended':
         this.notifiedReads.onSessionEnded();
+        this.renewal.onSessionEnded();
         break;
       case 'era2026':
         this.era2026Watch.onEra(event.generation);
@@ -91,9 +92,7 @@ export class Oracle extends OracleCheckers {
         if (event.requested) this.era2026Serving.notification.onAckedAsRequested(event.listenId, event.resource);
         break;
       case 'listen-ended':
-        this.availability.era2026.onListenEnding(event.listenId);
-        this.notifiedReads.onListenEnding(event.listenId);
-        this.era2026Watch.onEnded(event.listenId);
+        this.onListenEnding(event.listenId);
         break;
       case 'listen-updated':
         if (this.era2026Serving.notification.onUpdated(event.generation, event.listenId, event.resource, event.version)) this.notifiedReads.onBinding(event.resource);
@@ -115,6 +114,14 @@ export class Oracle extends OracleCheckers {
     }
   }
 
+  /** Listen `listenId` ends (the server's end delivered, or the client's cancel): the watch checkers, the watch itself last. */
+  private onListenEnding(listenId: number): void {
+    this.availability.era2026.onListenEnding(listenId);
+    this.notifiedReads.onListenEnding(listenId);
+    this.renewal.onListenEnding(listenId);
+    this.era2026Watch.onEnded(listenId);
+  }
+
   onSubscribeCommand(resource: number, timeMs = 0): void {
     this.close.onSubscribed(resource);
     this.convergence.onSubscribed(resource, timeMs);
@@ -123,6 +130,7 @@ export class Oracle extends OracleCheckers {
     this.serverSubscriptions.onWanted(resource, timeMs);
     this.availability.onSubscribed(resource, timeMs);
     this.notifiedReads.onSubscribed(resource);
+    this.renewal.onSubscribed(resource);
   }
 
   onUnsubscribeCommand(resource: number, timeMs: number): void {
@@ -133,6 +141,7 @@ export class Oracle extends OracleCheckers {
     this.serverSubscriptions.onGivenUp(resource, timeMs);
     this.availability.onUnsubscribed(resource);
     this.notifiedReads.onUnsubscribed(resource);
+    this.renewal.onUnsubscribed(resource);
   }
 
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
@@ -157,6 +166,7 @@ export class Oracle extends OracleCheckers {
     this.deletion.onRevoked(resource);
     this.reappearance.onRevoked(resource);
     this.notifiedReads.onRevoked(resource);
+    this.renewal.onRevoked(resource);
   }
 
   /** The server declares no resources capability for the whole run: no resource can converge, be confirmed deleted or catalogued. */
@@ -178,6 +188,7 @@ export class Oracle extends OracleCheckers {
     this.reappearance.onCrash();
     this.catalogDecisions.onCrash();
     this.notifiedReads.onCrash();
+    this.renewal.onCrash();
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
@@ -186,6 +197,7 @@ export class Oracle extends OracleCheckers {
     this.notifiedReads.beginStep(truth);
     this.outboxLineage.beginStep();
     this.closeRecord.beginStep();
+    this.renewal.beginStep(truth);
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
     if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) {
@@ -203,6 +215,7 @@ export class Oracle extends OracleCheckers {
     this.notifiedReads.afterStep(truth.timeMs);
     this.outboxLineage.afterStep(truth.timeMs);
     this.closeRecord.afterStep(truth.timeMs);
+    this.renewal.afterStep(truth.timeMs);
   }
 
   private judgeEffect(effect: ClientEffect, truth: StepTruth): void {
@@ -212,12 +225,11 @@ export class Oracle extends OracleCheckers {
         this.convergence.onBoundPublished(this.resourceOf(effect.uri), effect.boundMs);
         break;
       case 'ListenCancelled':
-        this.availability.era2026.onListenEnding(effect.requestId);
-        this.notifiedReads.onListenEnding(effect.requestId);
-        this.era2026Watch.onEnded(effect.requestId);
+        this.onListenEnding(effect.requestId);
         break;
       case 'RequestSent':
         this.sessions.judgeRequest(effect.sessionGeneration, effect.uri, effect.method, truth.timeMs);
+        if (effect.method === 'subscriptions/listen') this.renewal.onListenSent(this.resourceOf(effect.uri));
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.currentSession, truth.timeMs);
         if (effect.method !== 'resources/read') break;
@@ -366,6 +378,7 @@ export class Oracle extends OracleCheckers {
     this.deletion.finish(endMs);
     this.reappearance.finish(endMs);
     this.notifiedReads.finish(endMs);
+    this.renewal.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
     this.checks[invariantIndex.healed_deletion] = this.deletion.deletionsJudged;

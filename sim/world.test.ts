@@ -45,6 +45,7 @@ const goldenTraceHashes: Record<string, number> = {
   'duplicate-storm': 0xaceed5c0, // core/duplicates.ts: no-news reads sent within pulseRaceMs of an answer are no evidence of duplicates
   'era-both': 0xd1b08cd4, // the swarms draw malformed-list-page (with discovery)
   'era2026-broken-stream': 0xc6cb6153, // core/listen.ts: a step that only audits arms no read deadline (armReadDeadlines skips audits)
+  'era2026-listen-ends': 0x2c20ec05, // new: watches ended while wanted, acks repeated (sim/checkers/era2026-renewal.ts)
   'era2026-listing': 0x41d6c14b,
   'era2026-partitions': 0x613f683b,
   'era2026-read-race': 0xf02e05a2, // reads in flight when an updated arrives, long TTLs (new scenario)

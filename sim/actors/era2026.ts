@@ -87,7 +87,11 @@ export function serveListen(world: WorldHost, session: ServerSession, cause: num
   }
   const honored = narrower ? [...rest] : [request.uri, ...rest];
   if (world.fires('listen-ack-wider', 'ack wider than requested?')) honored.push(world.server.uris[(Math.max(resource, 0) + 1) % world.server.uris.length]!);
-  if (!world.fires('listen-ack-lost', 'lose the ack?')) sendListenMessage(world, session, cause, resource, { ...tag('notifications/subscriptions/acknowledged', listen.id, honored), requested: rest.length === 0 ? [request.uri] : [request.uri, ...rest] });
+  if (!world.fires('listen-ack-lost', 'lose the ack?')) {
+    const ack: ListenMessage = { ...tag('notifications/subscriptions/acknowledged', listen.id, honored), requested: rest.length === 0 ? [request.uri] : [request.uri, ...rest] };
+    sendListenMessage(world, session, cause, resource, ack);
+    if (world.fires('listen-ack-repeated', 'repeat the ack later?')) sendListenMessage(world, session, cause, resource, ack, world.chooser.between('network', 'ack repeated after', 1, 3_000));
+  }
   if (world.fires('listen-graceful-completion', 'complete the listen gracefully?')) {
     removeListen(table, listen.id);
     const delayMs = world.chooser.between('network', 'graceful completion delay', 100, 5_000);
@@ -203,7 +207,8 @@ export function readStreamFate(world: WorldHost, session: ServerSession): 'lost'
 /** The JSON-RPC params of a 2026-07-28 notification, as they reach the client. */
 export function listenParams(uri: string, listen: ListenMessage): Record<string, unknown> {
   const meta = listen.subscriptionId === null ? undefined : { _meta: { 'io.modelcontextprotocol/subscriptionId': listen.subscriptionId } };
-  if (listen.method === 'notifications/subscriptions/acknowledged') return { notifications: { resourceSubscriptions: listen.honored }, ...meta };
+  // The v2 router (honoredSubset) keeps resourceSubscriptions only when it is not empty: an ack that honors none omits it.
+  if (listen.method === 'notifications/subscriptions/acknowledged') return { notifications: listen.honored.length === 0 ? {} : { resourceSubscriptions: listen.honored }, ...meta };
   if (listen.method === 'notifications/cancelled') return { requestId: listen.subscriptionId };
   return { uri, ...meta };
 }

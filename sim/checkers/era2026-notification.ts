@@ -10,6 +10,8 @@
 import type { ViolationSink } from './sink.js';
 import type { WatchChecker } from './era2026-watch.js';
 
+const noResources: readonly number[] = [];
+
 export class NotificationChecker {
   /** Per resource: the highest version a binding notification announced (0: none). */
   private readonly floor: Int32Array;
@@ -29,6 +31,11 @@ export class NotificationChecker {
     const resources = this.requested.get(listenId);
     if (resources === undefined) this.requested.set(listenId, [resource]);
     else if (!resources.includes(resource)) resources.push(resource);
+  }
+
+  /** The resources listen `listenId` asked for and was acknowledged with. */
+  requestedOf(listenId: number): readonly number[] {
+    return this.requested.get(listenId) ?? noResources;
   }
 
   /**

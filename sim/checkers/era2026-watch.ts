@@ -52,6 +52,14 @@ export class WatchChecker {
     return false;
   }
 
+  /** The connection on which live listen `listenId` was acknowledged with `resource`, or -1. */
+  generationOf(listenId: number, resource: number): number {
+    const entries = this.acked.get(listenId);
+    if (entries === undefined) return -1;
+    for (const [ackGeneration, ackResource] of entries) if (ackResource === resource) return ackGeneration;
+    return -1;
+  }
+
   /** The resources listen `listenId` was acknowledged with (any connection), while it is live. */
   resourcesOf(listenId: number): number[] {
     const entries = this.acked.get(listenId);

@@ -25,16 +25,15 @@
 import type { CheckingSink } from './sink.js';
 import type { StepTruth } from './step-truth.js';
 import type { WatchChecker } from './era2026-watch.js';
+import { OwedPerResource } from './owed.js';
 
 /** A notified resource must be read within this long of the delivery (the reference: at once, or within readHedgeMs / debounceMsMax). */
 export const notifiedReadBoundMs = 5_000;
 
 const none = -1;
 
-export class NotificationReadChecker {
-  /** Per resource: when the oldest delivery not yet followed by a read reached the client (-1: nothing owed). */
-  private readonly owedSinceMs: Float64Array;
-  private readonly wanted: Uint8Array;
+/** Per resource (owedSinceMs): when the oldest delivery not yet followed by a read reached the client (-1: nothing owed). */
+export class NotificationReadChecker extends OwedPerResource {
   private readonly revoked: Uint8Array;
   /** 2025-11-25: the highest version of each resource delivered on the current session (0: none). */
   private readonly delivered: Int32Array;
@@ -43,7 +42,6 @@ export class NotificationReadChecker {
   private readonly pendingBinding: number[] = [];
   private duplicatesSeen = false;
   private session = none;
-  private owedCount = 0;
   private earliestDeadlineMs = Number.POSITIVE_INFINITY;
 
   constructor(
@@ -51,28 +49,14 @@ export class NotificationReadChecker {
     private readonly uris: readonly string[],
     private readonly watch: WatchChecker,
   ) {
-    this.owedSinceMs = new Float64Array(uris.length).fill(none);
-    this.wanted = new Uint8Array(uris.length);
+    super(uris.length);
     this.revoked = new Uint8Array(uris.length);
     this.delivered = new Int32Array(uris.length);
-  }
-
-  onSubscribed(resource: number): void {
-    this.wanted[resource] = 1;
-  }
-
-  onUnsubscribed(resource: number): void {
-    this.wanted[resource] = 0;
-    this.release(resource);
   }
 
   onRevoked(resource: number): void {
     this.revoked[resource] = 1;
     this.release(resource);
-  }
-
-  onCrash(): void {
-    this.releaseAll();
   }
 
   /** The session ended (disconnect, server restart): the client re-subscribes and reads on the next one. */
@@ -104,7 +88,7 @@ export class NotificationReadChecker {
     }
     if (this.pendingUpdated.length === 0 && this.pendingBinding.length === 0) return;
     if (this.watch.isEra(truth.currentSession)) {
-      for (const resource of this.pendingBinding) this.owe(resource, truth.timeMs);
+      for (const resource of this.pendingBinding) this.oweRead(resource, truth.timeMs);
     } else {
       const pending = this.pendingUpdated;
       for (let index = 0; index < pending.length; index += 2) this.onUpdated2025(pending[index]!, pending[index + 1]!, truth.timeMs);
@@ -116,7 +100,7 @@ export class NotificationReadChecker {
   private onUpdated2025(resource: number, version: number, timeMs: number): void {
     if (version <= this.delivered[resource]!) this.duplicatesSeen = true;
     else this.delivered[resource] = version;
-    if (!this.duplicatesSeen) this.owe(resource, timeMs);
+    if (!this.duplicatesSeen) this.oweRead(resource, timeMs);
   }
 
   /** The client sent a resources/read of `resource` (in a step at or after every delivery owed so far). */
@@ -133,26 +117,14 @@ export class NotificationReadChecker {
     if (this.owedCount > 0) this.judgeDue(endMs);
   }
 
-  private owe(resource: number, timeMs: number): void {
-    if (resource < 0 || this.wanted[resource] === 0 || this.revoked[resource] === 1 || this.owedSinceMs[resource]! !== none) return;
+  private oweRead(resource: number, timeMs: number): void {
+    if (resource < 0 || this.wanted[resource] === 0 || this.revoked[resource] === 1 || !this.owe(resource, timeMs)) return;
     this.sink.checked('notified_unread');
-    this.owedSinceMs[resource] = timeMs;
-    this.owedCount++;
     const deadlineMs = timeMs + notifiedReadBoundMs;
     if (deadlineMs < this.earliestDeadlineMs) this.earliestDeadlineMs = deadlineMs;
   }
 
-  private release(resource: number): void {
-    if (this.owedSinceMs[resource]! === none) return;
-    this.owedSinceMs[resource] = none;
-    this.owedCount--;
-    if (this.owedCount === 0) this.earliestDeadlineMs = Number.POSITIVE_INFINITY;
-  }
-
-  private releaseAll(): void {
-    if (this.owedCount === 0) return;
-    this.owedSinceMs.fill(none);
-    this.owedCount = 0;
+  protected override nothingOwed(): void {
     this.earliestDeadlineMs = Number.POSITIVE_INFINITY;
   }
 

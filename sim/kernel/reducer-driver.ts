@@ -58,6 +58,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     this.state = client.init(config);
     // A step client that claims catalogs is judged on publishing one after the heal (sim/checkers/catalog-liveness.ts).
     if (client.features?.catalogs === true) world.oracle.catalogLiveness.claim(config.catalogReviewMs, config.listChangedDebounceMs);
+    // A step client names every listen it sends, so it is judged on renewing a lost watch (sim/checkers/era2026-renewal.ts).
+    world.oracle.renewal.judge(config);
     const owned = pureStep ? undefined : ownedStepOf(client);
     this.stepState = pureStep ? frozenStep(client, () => world.timeline?.lines ?? null) : owned ?? ((state, input) => client.step(state, input));
     this.hostile = world.faultOn[faultIndex['malformed-input']] === 1;
