@@ -55,8 +55,10 @@ function accepted(uri: string, text: string, readOrdinal = 1): ClientEffect {
   };
 }
 
+/** Outbox sequences rise over a test file's life, as a client's do (sim/checkers/outbox-lineage.ts). */
+let outboxSequence = 0;
 function outbox(uri: string): ClientEffect {
-  return { type: 'OutboxEntryWritten', uri, sequence: 1, operation: 'upsert', digest: 'digest', derivedEntries: [], supersedes: [] };
+  return { type: 'OutboxEntryWritten', uri, sequence: ++outboxSequence, operation: 'upsert', digest: 'digest', derivedEntries: [], supersedes: [] };
 }
 
 function tombstone(uri: string): ClientEffect {

@@ -33,8 +33,10 @@ function taskDecided(accepted: boolean): ClientEffect {
   return { type: 'CompletenessTaskDecided', task: 'cleanup', accepted, catalogStatus: 'SNAPSHOT_PROVEN', reason: '' };
 }
 
+/** Outbox sequences rise over a test file's life, as a client's do (sim/checkers/outbox-lineage.ts). */
+let outboxSequence = 0;
 function outbox(uri: string, operation: 'upsert' | 'delete' | 'invalidate', derivedEntries: string[] = [], supersedes: string[] = []): ClientEffect {
-  return { type: 'OutboxEntryWritten', uri, sequence: 1, operation, digest: 'd', derivedEntries, supersedes };
+  return { type: 'OutboxEntryWritten', uri, sequence: ++outboxSequence, operation, digest: 'd', derivedEntries, supersedes };
 }
 
 function derived(entryId: string, uri: string, subject: string): ClientEffect {
@@ -171,7 +173,8 @@ describe('oracle: unproven_completeness', () => {
 describe('oracle: late_tombstone (deletion of a resource that exists)', () => {
   it('confirming the deletion of a resource that exists, with no pass ever completed, is late', () => {
     oracle.judge([{ type: 'TombstoneConfirmed', uri: uriA }], at(1_000));
-    expect(fired(oracle)).toEqual({ late_tombstone: 1 });
+    // and the confirmation writes no outbox delete entry (sim/checkers/outbox-lineage.ts)
+    expect(fired(oracle)).toEqual({ late_tombstone: 1, outbox_lineage_broken: 1 });
     expect(oracle.violations[0]!.detail).toContain('no list pass was ever completed');
   });
 
@@ -194,7 +197,7 @@ describe('oracle: late_tombstone (deletion of a resource that exists)', () => {
     oracle.onChange(A, 2, 500, false);
     oracle.catalog.onPassCompleted(1, 'live', 600);
     oracle.onChange(A, 3, 700, true);
-    oracle.judge([{ type: 'TombstoneConfirmed', uri: uriA }], at(1_000));
+    oracle.judge([{ type: 'TombstoneConfirmed', uri: uriA }, outbox(uriA, 'delete')], at(1_000));
     expect(fired(oracle)).toEqual({});
   });
 
@@ -262,7 +265,8 @@ describe('oracle: untraced_derived_entry', () => {
     oracle.onRevoked(A, ALICE, 1_000);
     oracle.revocation.onLearned(A, ALICE, 1_500);
     oracle.judge([outbox(uriA, 'invalidate', ['a#1']), { type: 'PurgeDone', uri: uriA, subject: 'alice', invalidatedEntries: 1 }], at(1_500));
-    expect(fired(oracle)).toEqual({ untraced_derived_entry: 1 });
+    // the invalidation leaves a#2 live downstream too (sim/checkers/outbox-lineage.ts)
+    expect(fired(oracle)).toEqual({ untraced_derived_entry: 1, outbox_lineage_broken: 1 });
     expect(oracle.violations[0]!.detail).toContain('a#2');
   });
 
@@ -271,7 +275,9 @@ describe('oracle: untraced_derived_entry', () => {
     oracle.judge([derived('a#3', uriA, 'alice'), outbox(uriA, 'upsert', ['a#3'], ['a#1'])], at(600));
     oracle.judge([outbox(uriA, 'delete', ['a#2'])], at(700));
     oracle.judge([outbox(uriA, 'invalidate', ['a#3']), { type: 'PurgeDone', uri: uriA, subject: 'alice', invalidatedEntries: 1 }], at(800));
-    expect(fired(oracle)).toEqual({ late_tombstone: 1 }); // the delete entry of an existing resource, nothing else
+    // the delete entry of an existing resource; and, applied as an index applies it, this outbox supersedes a#1
+    // that no upsert wrote, leaves a#3 live at the delete and invalidates a#3 after it (sim/checkers/outbox-lineage.ts)
+    expect(fired(oracle)).toEqual({ late_tombstone: 1, outbox_lineage_broken: 3 });
   });
 
   it('an upsert that writes an entry again under the id it supersedes keeps it live', () => {
