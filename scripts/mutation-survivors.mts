@@ -35,6 +35,16 @@ function offsetOf(text: string, position: Position): number {
   return offset + position.column - 1;
 }
 
+/**
+ * The replacement text of a mutant, parenthesised where it is an expression: Stryker replaces an AST node, so
+ * `a || b` planted into `a && b && c` must stay `(a || b) && c`, never `a || b && c`.
+ */
+function planted(mutant: Mutant): string {
+  const replacement = mutant.replacement ?? '';
+  const expression = ['LogicalOperator', 'EqualityOperator', 'ArithmeticOperator', 'ConditionalExpression', 'BooleanLiteral', 'MethodExpression', 'OptionalChaining', 'UnaryOperator'].includes(mutant.mutatorName);
+  return expression && !/^(case |default:)/.test(replacement) ? `(${replacement})` : replacement;
+}
+
 const files = (JSON.parse(readFileSync(reportPath, 'utf8')) as { files: Record<string, { mutants: Mutant[] }> }).files;
 const coreFiles = readdirSync('core').filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
 const onlyFile = process.env['MUTATION_FILE'];
@@ -50,7 +60,7 @@ for (const [file, { mutants }] of Object.entries(files)) {
     mkdirSync(join(dir, 'core'), { recursive: true });
     for (const name of coreFiles) {
       let text = readFileSync(join('core', name), 'utf8');
-      if (`core/${name}` === file) text = text.slice(0, offsetOf(text, mutant.location.start)) + (mutant.replacement ?? '') + text.slice(offsetOf(text, mutant.location.end));
+      if (`core/${name}` === file) text = text.slice(0, offsetOf(text, mutant.location.start)) + planted(mutant) + text.slice(offsetOf(text, mutant.location.end));
       writeFileSync(join(dir, 'core', name), text);
     }
     const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${JSON.stringify(mutant.replacement ?? '')}`;

@@ -44,6 +44,8 @@ export const safetyInvariants = [
   'list_changed_unscanned',
   // SPEC §3.3: a notified change is read, coalesced but never dropped (sim/checkers/notification-reads.ts)
   'notified_unread',
+  // SPEC §3.4: an unsubscribe's ACK closes it; no retry follows (sim/checkers/unsubscribe-acks.ts)
+  'unsubscribe_after_ack',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -91,6 +93,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   cursor_misused: 'the client sent resources/list with a cursor the server never sent as a nextCursor (not sent back exactly as received), or with one already sent in the same pass (a cursor cycle followed instead of abandoning the pass)',
   list_changed_unscanned: 'a list_changed reached the client while none of its passes ran, and its next pass on that session began later than its declared listChangedDebounceMs',
   notified_unread: "an update notification reached the client on its current connection for a resource the application wants (2026-07-28: of the live listen acknowledged with it), and the client sent no read of that resource within 5 s after it (before a 2025-11-25 server was seen to duplicate a notification)",
+  unsubscribe_after_ack: "the client sent resources/unsubscribe for a resource after the server's success answer (ACK) to an unsubscribe of it, sent since the application last gave it up, had reached the client on the same session, with no new subscribe or unsubscribe command since",
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -125,6 +128,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   availability: ['refused_fresh'],
   answers: ['answer_unrecorded', 'malformed_read_accepted'],
   offered: ['request_not_offered'],
+  'unsubscribe-acks': ['unsubscribe_after_ack'],
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],

@@ -31,6 +31,7 @@ import { SessionChecker } from './checkers/sessions.js';
 import { UriChecker } from './checkers/uris.js';
 import { VersionChecker } from './checkers/versions.js';
 import { NotificationReadChecker } from './checkers/notification-reads.js';
+import { UnsubscribeAckChecker } from './checkers/unsubscribe-acks.js';
 import { OracleAccounts } from './oracle-accounts.js';
 
 export class OracleCheckers extends OracleAccounts {
@@ -61,6 +62,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly answers: AnswerChecker;
   readonly offered: OfferedRequestChecker;
   readonly notifiedReads: NotificationReadChecker;
+  readonly unsubscribeAcks: UnsubscribeAckChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   protected readonly content: ContentRegistry;
@@ -94,6 +96,7 @@ export class OracleCheckers extends OracleAccounts {
     this.answers = new AnswerChecker(this, uris);
     this.offered = new OfferedRequestChecker(this);
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
+    this.unsubscribeAcks = new UnsubscribeAckChecker(this, this.close, (uri) => this.resourceOf(uri));
   }
 
   get notificationReads(): number {

@@ -123,6 +123,7 @@ export class Oracle extends OracleCheckers {
     this.serverSubscriptions.onWanted(resource, timeMs);
     this.availability.onSubscribed(resource, timeMs);
     this.notifiedReads.onSubscribed(resource);
+    this.unsubscribeAcks.onCommanded(resource);
   }
 
   onUnsubscribeCommand(resource: number, timeMs: number): void {
@@ -133,6 +134,7 @@ export class Oracle extends OracleCheckers {
     this.serverSubscriptions.onGivenUp(resource, timeMs);
     this.availability.onUnsubscribed(resource);
     this.notifiedReads.onUnsubscribed(resource);
+    this.unsubscribeAcks.onCommanded(resource);
   }
 
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */

@@ -146,6 +146,7 @@ function respond(
     survivesSessionEnd: false,
     deniedSubject,
     read: request.method === 'resources/read',
+    method: request.method,
     list,
     malformed: null,
   };

@@ -52,6 +52,8 @@ export interface ResponseMessage {
   deniedSubject: number;
   /** It answers a resources/read (the oracle's answer_unrecorded judges what became of it). */
   read: boolean;
+  /** The method of the request it answers (unsubscribe_after_ack judges what follows an unsubscribe's ACK). */
+  method: string;
   /** resources/list pages: what the page really was. */
   list: ListPageTruth | null;
   /** 2026-07-28 read results: the cache hint the server sent (sim/actors/era2026.ts). */

@@ -193,6 +193,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     oracle.judge(effects, truth);
     // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
+    oracle.unsubscribeAcks.judgeStep(effects, response, world.sessionGeneration, world.nowMs);
     if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
