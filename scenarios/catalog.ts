@@ -123,13 +123,13 @@ export const lateContentAfterClose: Scenario = {
 
 export const oldSessionNotification: Scenario = {
   name: 'old-session-notification',
-  description: "updates buffered on a dead session's stream surface after the reconnect: audited and ignored, never read",
+  description: "updates buffered on a dead session's stream surface after the reconnect, and updates of URIs never subscribed: audited and ignored, never read",
   targets: ['old_session_effect', 'accept_when_not_active', 'convergence_60s'],
   catches: ['naive-no-resubscribe'],
-  sometimes: ['disconnect', 'old-session-notification'],
+  sometimes: ['disconnect', 'old-session-notification', 'stray-notification'],
   plan: (chooser) =>
     plan(
-      { disconnect: ratio(1, 6), 'old-session-notification': ratio(1, 1) },
+      { disconnect: ratio(1, 6), 'old-session-notification': ratio(1, 1), 'stray-notification': ratio(1, 8) },
       workload(chooser, { faultPhaseMs: chooser.between('workload', 'fault phase', 15_000, 30_000), mutationIntervalMsMax: 1_500 }),
     ),
 };

@@ -92,6 +92,18 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // raceWithAnswer always false) learns duplication on a server that never duplicates and leaves a notified change
   // unread (notified_unread; 36 of 3,000 such interleavings at root seed 1).
   ['malformed-list-page', 138, 1],
+  // core/reducer-notifications.ts and duplicates.ts (mutation-survivors.mts under larger gates):
+  // era-both 91: the first where an updated of an ended 2026-07-28 connection reaches the client (notification_unrecorded:
+  // the OLD_SESSION_NOTIFICATION audit must name its URI). 57: the first where an updated that reaches a READ_PENDING
+  // resource already dirty must not re-arm its hedge later (notified_unread). client-crash 24: the first where an updated
+  // that reaches a TOMBSTONE_PENDING resource with a read in flight must mark it dirty (notified_unread).
+  ['era-both', 91, 1],
+  ['era-both', 57, 1],
+  ['client-crash', 24, 1],
+  // duplicate-storm [3, 200): notified_unread on a server seen to duplicate (a pulse no read sent within coalesceWindowMs
+  // covers: 20 is the first where a client that coalesces outside its window leaves one unread), and read_amplification
+  // over 200 interleavings (the reference 0.874; a client that reads every pulse of a window 1.226, fails < 1.2).
+  ['duplicate-storm', 3, 197],
 ]
 
 const rootSeed = 1;

@@ -46,6 +46,8 @@ export const safetyInvariants = [
   'notified_unread',
   // SPEC §3.4: an unsubscribe's ACK closes it; no retry follows (sim/checkers/unsubscribe-acks.ts)
   'unsubscribe_after_ack',
+  // SPEC §3.5: a notification of an ended session, or of a URI no one subscribed, is audited (sim/checkers/notification-records.ts)
+  'notification_unrecorded',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -94,6 +96,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   list_changed_unscanned: 'a list_changed reached the client while none of its passes ran, and its next pass on that session began later than its declared listChangedDebounceMs',
   notified_unread: "an update notification reached the client on its current connection for a resource the application wants (2026-07-28: of the live listen acknowledged with it), and the client sent no read of that resource within 5 s after it (before a 2025-11-25 server was seen to duplicate a notification)",
   unsubscribe_after_ack: "the client sent resources/unsubscribe for a resource after the server's success answer (ACK) to an unsubscribe of it, sent since the application last gave it up, had reached the client on the same session, with no new subscribe or unsubscribe command since",
+  notification_unrecorded: "a resources/updated delivered on an ended session left no audit naming its resource and no rejection in the step that handled it, or one of a URI no one subscribed left no audit and no rejection",
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -129,6 +132,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   answers: ['answer_unrecorded', 'malformed_read_accepted'],
   offered: ['request_not_offered'],
   'unsubscribe-acks': ['unsubscribe_after_ack'],
+  'notification-records': ['notification_unrecorded'],
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],

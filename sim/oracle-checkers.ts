@@ -32,6 +32,7 @@ import { UriChecker } from './checkers/uris.js';
 import { VersionChecker } from './checkers/versions.js';
 import { NotificationReadChecker } from './checkers/notification-reads.js';
 import { UnsubscribeAckChecker } from './checkers/unsubscribe-acks.js';
+import { NotificationRecordChecker } from './checkers/notification-records.js';
 import { OracleAccounts } from './oracle-accounts.js';
 
 export class OracleCheckers extends OracleAccounts {
@@ -63,6 +64,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly offered: OfferedRequestChecker;
   readonly notifiedReads: NotificationReadChecker;
   readonly unsubscribeAcks: UnsubscribeAckChecker;
+  readonly notificationRecords: NotificationRecordChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   protected readonly content: ContentRegistry;
@@ -97,6 +99,7 @@ export class OracleCheckers extends OracleAccounts {
     this.offered = new OfferedRequestChecker(this);
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
     this.unsubscribeAcks = new UnsubscribeAckChecker(this, this.close, (uri) => this.resourceOf(uri));
+    this.notificationRecords = new NotificationRecordChecker(this, (uri) => this.resourceOf(uri));
   }
 
   get notificationReads(): number {

@@ -209,7 +209,7 @@ export class Oracle extends OracleCheckers {
         if (effect.method !== 'resources/read') break;
         this.amplification.onRead(truth.cause);
         this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
-        this.notifiedReads.onReadSent(this.resourceOf(effect.uri));
+        this.notifiedReads.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
         if (truth.cause === causeOldNotification) this.sessions.violateCause(truth, effect.uri, `read of ${effect.uri} issued because of an old session's notification`);
         break;
       case 'VersionAccepted':

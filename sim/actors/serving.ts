@@ -173,8 +173,18 @@ function notify(world: WorldHost, resource: number): void {
     for (const listen of tags) sendNotification(world, session, resource, world.server.version[resource]!, listen);
     return;
   }
+  if (world.fires('stray-notification', 'stray notification?')) sendStrayNotification(world, session, resource);
   if (session.subscribed[resource] === 0) return;
   sendNotification(world, session, resource, world.server.version[resource]!);
+}
+
+/**
+ * stray-notification: a resources/updated for a URI no client subscribed, outside the catalog (a sibling of the
+ * changed resource's URI), as a server that notifies more than it was asked for sends: resource -1 for the oracle.
+ */
+function sendStrayNotification(world: WorldHost, session: ServerSession, resource: number): void {
+  const message: NotificationMessage = { kind: 'notification', uri: `${world.server.uris[resource]!}.stray`, resource: -1, version: 0, survivesSessionEnd: false, listChanged: false };
+  world.toClient(world.serverToClientTime(session, 0), causeNotification, session.generation, message);
 }
 
 const listChangedMessage: NotificationMessage = { kind: 'notification', uri: '', resource: -1, version: 0, survivesSessionEnd: false, listChanged: true };
