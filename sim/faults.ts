@@ -98,7 +98,7 @@ export const faultDescriptions: Record<FaultName, string> = {
   'malformed-list-page': 'a resources/list page that breaks the schema: `resources` not an array, an entry without a string uri, or a non-string nextCursor',
   'malformed-read-response':
     "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType) or names another resource's item",
-  'stray-notification': 'a 2025-11-25 resources/updated for a URI the client never subscribed (outside the catalog), next to a real one: audited and ignored',
+  'stray-notification': 'a 2025-11-25 resources/updated for a URI the client never subscribed (outside the catalog), or for no URI at all, next to a real one: audited and ignored, or rejected',
 };
 
 /** The faults that only fire on 2026-07-28 connections. */

@@ -58,7 +58,7 @@ const goldenTraceHashes: Record<string, number> = {
   'malformed-read-response': 0xfd765dc6, // read answers broken by construction (sim/actors/malformed-reads.ts)
   'multi-page-lost-notifications': 0x30fae15f,
   'no-subscribe-capability': 0x243a432b,
-  'old-session-notification': 0x876e9772, // stray-notification (updates of URIs never subscribed) in its plan
+  'old-session-notification': 0x03fa24f5, // stray-notification (updates of URIs never subscribed, or of no URI) in its plan
   'permission-revocation': 0x4f0e2576,
   'read-race': 0xc9cc100c,
   reconnect: 0xebe6ed5f,

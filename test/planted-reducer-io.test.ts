@@ -5,7 +5,8 @@
  *   ignores the ACK of its unsubscribe (in UNSUBSCRIBING, or whatever the state) keeps retrying it after the timeout;
  * - `notification_unrecorded` (sim/checkers/notification-records.ts, SPEC §3.5 "audited and ignored") and the
  *   stray-notification fault (in scenario old-session-notification): a client that ignores an ended session's updated,
- *   or one of a URI it never subscribed, without its audit, or names no URI in the ended session's audit;
+ *   or one of a URI it never subscribed, without its audit, or names no URI in the ended session's audit, or drops one
+ *   whose uri is not a URI without its rejection;
  * - `notified_unread` on a server seen to duplicate (sim/checkers/notification-reads.ts coalesceWindowMs): a client
  *   that coalesces a pulse whatever the time since its resource's last read (coalescedIntoLeadingRead without its
  *   window test) swallows pulses no read covers.
@@ -55,6 +56,13 @@ const ignoringClients: readonly PlantedBug[] = [
     name: 'stray-update-unaudited',
     description: 'an updated of a URI never subscribed is ignored without its UNSUBSCRIBED_NOTIFICATION audit',
     patches: [{ file: 'reducer-notifications.ts', find: "    d.emit({ type: 'AuditWritten', kind: 'UNSUBSCRIBED_NOTIFICATION',", replace: "    if (sub !== undefined) d.emit({ type: 'AuditWritten', kind: 'UNSUBSCRIBED_NOTIFICATION'," }],
+    scenarios: ['old-session-notification'],
+    invariants: ['notification_unrecorded'],
+  },
+  {
+    name: 'malformed-update-unrejected',
+    description: 'an updated whose uri is not a URI is dropped without its typed rejection',
+    patches: [{ file: 'reducer-notifications.ts', find: "    d.emit({ type: 'ProtocolRejected', rejection: notification.rejection });", replace: '    void notification.rejection;' }],
     scenarios: ['old-session-notification'],
     invariants: ['notification_unrecorded'],
   },

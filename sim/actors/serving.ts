@@ -180,14 +180,18 @@ function notify(world: WorldHost, resource: number): void {
 
 /**
  * stray-notification: a resources/updated for a URI no client subscribed, outside the catalog (a sibling of the
- * changed resource's URI), as a server that notifies more than it was asked for sends: resource -1 for the oracle.
+ * changed resource's URI), as a server that notifies more than it was asked for sends, or for no URI at all: resource
+ * -1 for the oracle.
  */
 function sendStrayNotification(world: WorldHost, session: ServerSession, resource: number): void {
-  const message: NotificationMessage = { kind: 'notification', uri: `${world.server.uris[resource]!}.stray`, resource: -1, version: 0, survivesSessionEnd: false, listChanged: false };
+  // Half of them name no URI at all (a space is not allowed in one): SPEC §11 makes that a typed rejection.
+  const malformed = world.chooser.draw('server', 'stray notification malformed?', 2) === 1;
+  const uri = malformed ? `${world.server.names[resource]!} stray` : `${world.server.uris[resource]!}.stray`;
+  const message: NotificationMessage = { kind: 'notification', uri, resource: -1, version: 0, survivesSessionEnd: false, listChanged: false, malformed };
   world.toClient(world.serverToClientTime(session, 0), causeNotification, session.generation, message);
 }
 
-const listChangedMessage: NotificationMessage = { kind: 'notification', uri: '', resource: -1, version: 0, survivesSessionEnd: false, listChanged: true };
+const listChangedMessage: NotificationMessage = { kind: 'notification', uri: '', resource: -1, version: 0, survivesSessionEnd: false, listChanged: true, malformed: false };
 
 /** list_changed on the current session, when the capability was negotiated. */
 function notifyListChanged(world: WorldHost): void {
@@ -212,7 +216,7 @@ function sendNotification(world: WorldHost, session: ServerSession, resource: nu
     const message: NotificationMessage =
       resource < 0
         ? listChangedMessage
-        : { kind: 'notification', uri: world.spell(world.server.uris[resource]!), resource, version, survivesSessionEnd: false, listChanged: false };
+        : { kind: 'notification', uri: world.spell(world.server.uris[resource]!), resource, version, survivesSessionEnd: false, listChanged: false, malformed: false };
     if (listen !== undefined) message.listen = listen;
     world.toClient(world.serverToClientTime(session, extra), causeNotification, session.generation, message);
   }

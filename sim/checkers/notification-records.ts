@@ -3,7 +3,8 @@
  * an older session's stream are audited and ignored": a resources/updated delivered on a session that has ended leaves,
  * in the step that handles it, an audit naming its resource (AuditWritten whose URI is that resource's) or a protocol
  * rejection. So does an updated of a URI no one subscribed (stray-notification: outside the catalog), which the client
- * ignores: an audit or a rejection of any URI, as the oracle has no resource to name.
+ * ignores: an audit or a rejection of any URI, as the oracle has no resource to name; one whose uri is not a URI at all
+ * (SPEC §11) a rejection.
  *
  * Judged on the world's own message (the session it was sent on, the resource it really concerns), never on what the
  * client says about its subscriptions. Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for
@@ -27,9 +28,10 @@ export class NotificationRecordChecker {
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
       if (effect.type === 'ProtocolRejected') return;
+      if (message.malformed) continue;
       if (effect.type === 'AuditWritten' && (message.resource < 0 || this.resourceOf(effect.uri) === message.resource)) return;
     }
-    const why = current ? 'an updated of a URI no one subscribed' : "an updated on an ended session's stream";
-    this.sink.violate('notification_unrecorded', timeMs, message.uri, `${why} (${message.uri}) left no audit naming it and no rejection`);
+    const why = message.malformed ? 'an updated whose uri is not a URI' : current ? 'an updated of a URI no one subscribed' : "an updated on an ended session's stream";
+    this.sink.violate('notification_unrecorded', timeMs, message.uri, `${why} (${message.uri}) left ${message.malformed ? 'no rejection' : 'no audit naming it and no rejection'}`);
   }
 }

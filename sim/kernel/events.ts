@@ -77,6 +77,8 @@ export interface NotificationMessage {
   survivesSessionEnd: boolean;
   /** notifications/resources/list_changed (resource -1) rather than updated. */
   listChanged: boolean;
+  /** stray-notification: its URI is not a URI at all (SPEC §11: a typed rejection), else false. */
+  malformed: boolean;
   /** 2026-07-28: the listen message this is (absent: an updated / list_changed of 2025-11-25). */
   listen?: ListenMessage;
 }
