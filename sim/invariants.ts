@@ -48,6 +48,8 @@ export const safetyInvariants = [
   'unsubscribe_after_ack',
   // SPEC §3.5: a notification of an ended session, or of a URI no one subscribed, is audited (sim/checkers/notification-records.ts)
   'notification_unrecorded',
+  // SPEC §3.5, the converse of server_subscription_kept: a wanted resource's subscription is restored (sim/checkers/subscription-held.ts)
+  'server_subscription_missing',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -97,6 +99,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   notified_unread: "an update notification reached the client on its current connection for a resource the application wants (2026-07-28: of the live listen acknowledged with it), and the client sent no read of that resource within 5 s after it (before a 2025-11-25 server was seen to duplicate a notification)",
   unsubscribe_after_ack: "the client sent resources/unsubscribe for a resource after the server's success answer (ACK) to an unsubscribe of it, sent since the application last gave it up, had reached the client on the same session, with no new subscribe or unsubscribe command since",
   notification_unrecorded: "a resources/updated delivered on an ended session left no audit naming its resource and no rejection in the step that handled it, or one of a URI no one subscribed left no audit and no rejection, or one whose uri is not a URI no rejection",
+  server_subscription_missing: 'on a live 2025-11-25 session whose server declared subscribe, the server held no subscription of a resource the application wants (and may read), and the client sent no resources/subscribe of it for longer than two subscribe retries plus one reconciliation period',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -133,6 +136,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   offered: ['request_not_offered'],
   'unsubscribe-acks': ['unsubscribe_after_ack'],
   'notification-records': ['notification_unrecorded'],
+  'subscription-held': ['server_subscription_missing'],
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],

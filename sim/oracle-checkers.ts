@@ -33,6 +33,7 @@ import { VersionChecker } from './checkers/versions.js';
 import { NotificationReadChecker } from './checkers/notification-reads.js';
 import { UnsubscribeAckChecker } from './checkers/unsubscribe-acks.js';
 import { NotificationRecordChecker } from './checkers/notification-records.js';
+import { SubscriptionHeldChecker } from './checkers/subscription-held.js';
 import { OracleAccounts } from './oracle-accounts.js';
 
 export class OracleCheckers extends OracleAccounts {
@@ -65,6 +66,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly notifiedReads: NotificationReadChecker;
   readonly unsubscribeAcks: UnsubscribeAckChecker;
   readonly notificationRecords: NotificationRecordChecker;
+  readonly subscriptionHeld: SubscriptionHeldChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   protected readonly content: ContentRegistry;
@@ -100,6 +102,7 @@ export class OracleCheckers extends OracleAccounts {
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
     this.unsubscribeAcks = new UnsubscribeAckChecker(this, this.close, (uri) => this.resourceOf(uri));
     this.notificationRecords = new NotificationRecordChecker(this, (uri) => this.resourceOf(uri));
+    this.subscriptionHeld = new SubscriptionHeldChecker(this, uris);
   }
 
   get notificationReads(): number {

@@ -75,12 +75,14 @@ export class Oracle extends OracleCheckers {
         break;
       case 'server-held':
         this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
+        this.subscriptionHeld.onServerHeld(event.resource, event.held, event.timeMs);
         break;
       case 'crashed':
         this.onCrash(event.timeMs);
         break;
       case 'session-ended':
         this.notifiedReads.onSessionEnded();
+        this.subscriptionHeld.onSessionEnded(event.timeMs);
         break;
       case 'era2026':
         this.era2026Watch.onEra(event.generation);
@@ -124,6 +126,7 @@ export class Oracle extends OracleCheckers {
     this.availability.onSubscribed(resource, timeMs);
     this.notifiedReads.onSubscribed(resource);
     this.unsubscribeAcks.onCommanded(resource);
+    this.subscriptionHeld.onWanted(resource, true, timeMs);
   }
 
   onUnsubscribeCommand(resource: number, timeMs: number): void {
@@ -135,6 +138,7 @@ export class Oracle extends OracleCheckers {
     this.availability.onUnsubscribed(resource);
     this.notifiedReads.onUnsubscribed(resource);
     this.unsubscribeAcks.onCommanded(resource);
+    this.subscriptionHeld.onWanted(resource, false, timeMs);
   }
 
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
@@ -159,6 +163,7 @@ export class Oracle extends OracleCheckers {
     this.deletion.onRevoked(resource);
     this.reappearance.onRevoked(resource);
     this.notifiedReads.onRevoked(resource);
+    this.subscriptionHeld.onRevoked(resource, timeMs);
   }
 
   /** The client crashed and restarted at `timeMs`. */
@@ -169,6 +174,7 @@ export class Oracle extends OracleCheckers {
     this.reappearance.onCrash();
     this.catalogDecisions.onCrash();
     this.notifiedReads.onCrash();
+    this.subscriptionHeld.onSessionEnded(timeMs);
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
@@ -176,6 +182,7 @@ export class Oracle extends OracleCheckers {
     this.reappearance.onStep(truth);
     this.notifiedReads.beginStep(truth);
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
+    if (this.subscriptionHeld.pendingCount > 0) this.subscriptionHeld.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
     if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) {
       this.serving.onAnswer(truth);
@@ -205,6 +212,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'RequestSent':
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
+        if (effect.method === 'resources/subscribe') this.subscriptionHeld.onSubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.currentSession, truth.timeMs);
         if (effect.method !== 'resources/read') break;
         this.amplification.onRead(truth.cause);
@@ -341,6 +349,7 @@ export class Oracle extends OracleCheckers {
     this.deletion.finish(endMs);
     this.reappearance.finish(endMs);
     this.notifiedReads.finish(endMs);
+    this.subscriptionHeld.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
     this.checks[invariantIndex.healed_deletion] = this.deletion.deletionsJudged;

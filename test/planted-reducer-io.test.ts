@@ -3,6 +3,8 @@
  * core/reducer-notifications.ts; survivors of scripts/mutation-core-s13.txt that no invariant judged before):
  * - `unsubscribe_after_ack` (sim/checkers/unsubscribe-acks.ts, SPEC §3.4 "Unsubscribe ACK → CLOSED"): a client that
  *   ignores the ACK of its unsubscribe (in UNSUBSCRIBING, or whatever the state) keeps retrying it after the timeout;
+ * - `server_subscription_missing` (sim/checkers/subscription-held.ts, SPEC §3.5): a client that takes a subscribe answered
+ *   with an error as its ACK never retries it, and the server holds no subscription of a resource it wants;
  * - `notification_unrecorded` (sim/checkers/notification-records.ts, SPEC §3.5 "audited and ignored") and the
  *   stray-notification fault (in scenario old-session-notification): a client that ignores an ended session's updated,
  *   or one of a URI it never subscribed, without its audit, or names no URI in the ended session's audit, or drops one
@@ -37,6 +39,13 @@ const ignoringClients: readonly PlantedBug[] = [
     patches: [{ file: 'reducer-responses.ts', find: stateTest, replace: '  return;' }],
     scenarios: ['close-race'],
     invariants: ['unsubscribe_after_ack'],
+  },
+  {
+    name: 'subscribe-error-taken-as-ack',
+    description: 'a resources/subscribe answered with an error (a restarted server warming up) is taken as its ACK: never retried',
+    patches: [{ file: 'reducer-responses.ts', find: "  if (outcome.type === 'error' || !isObject(outcome.result)) {", replace: "  if (outcome.type === 'result' && !isObject(outcome.result)) {" }],
+    scenarios: ['era-both'],
+    invariants: ['server_subscription_missing'],
   },
   {
     name: 'old-session-update-unaudited',
@@ -80,7 +89,7 @@ beforeAll(async () => {
   for (const bug of [unpatchedControl, ...ignoringClients]) loaded.set(bug.name, await plantedClient(bug));
 });
 
-describe('planted bugs of unsubscribe_after_ack, notification_unrecorded and notified_unread (coalescing)', () => {
+describe('planted bugs of unsubscribe_after_ack, server_subscription_missing, notification_unrecorded and notified_unread (coalescing)', () => {
   it.each(ignoringClients.map((bug) => [bug.name, bug] as const))('%s: its scenario catches it and it shrinks to <= 30 timeline lines', (_name, bug) => {
     expectCaughtAndShrunk('reducer-io', rootSeedOf[bug.name] ?? rootSeed, searchInterleavings, bug, loaded.get(bug.name)!, loaded.get(unpatchedControl.name)!, bug.scenarios[0]);
   });

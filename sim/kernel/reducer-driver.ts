@@ -196,6 +196,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const oracle = world.oracle;
     // one reused record: the oracle reads it during judge() only
     const truth = fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response);
+    const session = world.session;
+    oracle.subscriptionHeld.onStep(world.sessionGeneration, session !== null && session.alive && world.capabilities.subscribe && !isEra2026Session(session), world.nowMs);
     oracle.judge(effects, truth);
     // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
