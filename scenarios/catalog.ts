@@ -91,8 +91,8 @@ export const malformedReadResponse: Scenario = {
   description: "read answers that break the schema, or carry another resource's item: each is a typed rejection (or the right item is found), the client still converges",
   targets: ['malformed_read_accepted', 'uri_confusion', 'answer_unrecorded', 'convergence_60s'],
   catches: [],
-  sometimes: ['malformed-read-response'],
-  plan: (chooser) => plan({ 'malformed-read-response': ratio(1, 4), 'slow-read': ratio(1, 8) }, workload(chooser, { deleteRatio: ratio(1, 10) })),
+  sometimes: ['malformed-read-response', 'malformed-response-id'],
+  plan: (chooser) => plan({ 'malformed-read-response': ratio(1, 4), 'slow-read': ratio(1, 8), 'malformed-response-id': ratio(1, 16) }, workload(chooser, { deleteRatio: ratio(1, 10) })),
 };
 
 export const lostUnsubscribeAck: Scenario = {

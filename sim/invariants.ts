@@ -50,6 +50,8 @@ export const safetyInvariants = [
   'notification_unrecorded',
   // SPEC §3.5, the converse of server_subscription_kept: a wanted resource's subscription is restored (sim/checkers/subscription-held.ts)
   'server_subscription_missing',
+  // SPEC §11: a response whose id is not a positive integer is a typed rejection (sim/checkers/answers.ts)
+  'malformed_response_unrejected',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -100,6 +102,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   unsubscribe_after_ack: "the client sent resources/unsubscribe for a resource after the server's success answer (ACK) to an unsubscribe of it, sent since the application last gave it up, had reached the client on the same session, with no new subscribe or unsubscribe command since",
   notification_unrecorded: "a resources/updated delivered on an ended session left no audit naming its resource and no rejection in the step that handled it, or one of a URI no one subscribed left no audit and no rejection, or one whose uri is not a URI no rejection",
   server_subscription_missing: 'on a live 2025-11-25 session whose server declared subscribe, the server held no subscription of a resource the application wants (and may read), and the client sent no resources/subscribe of it for longer than two subscribe retries plus one reconciliation period',
+  malformed_response_unrejected: 'the client received a response whose id is not a positive integer (a copy of a read answer: malformed-response-id) and left no ProtocolRejected in that step: SPEC §11 makes it a typed rejection',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -132,7 +135,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'server-subscriptions': ['server_subscription_kept'],
   'staleness-bound': ['served_beyond_bound'],
   availability: ['refused_fresh'],
-  answers: ['answer_unrecorded', 'malformed_read_accepted'],
+  answers: ['answer_unrecorded', 'malformed_read_accepted', 'malformed_response_unrejected'],
   offered: ['request_not_offered'],
   'unsubscribe-acks': ['unsubscribe_after_ack'],
   'notification-records': ['notification_unrecorded'],

@@ -55,7 +55,7 @@ const goldenTraceHashes: Record<string, number> = {
   'late-content-after-close': 0x1b9f09bd,
   'lost-unsubscribe-ack': 0xb250b93d,
   'malformed-list-page': 0xd042192c, // with the deletion branch's final deletes in plans with discovery
-  'malformed-read-response': 0xfd765dc6, // read answers broken by construction (sim/actors/malformed-reads.ts)
+  'malformed-read-response': 0xfa0ebc5a, // read answers broken by construction (sim/actors/malformed-reads.ts); malformed-response-id copies in its plan
   'multi-page-lost-notifications': 0x30fae15f,
   'no-subscribe-capability': 0x243a432b,
   'old-session-notification': 0x03fa24f5, // stray-notification (updates of URIs never subscribed, or of no URI) in its plan

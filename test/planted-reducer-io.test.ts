@@ -5,6 +5,8 @@
  *   ignores the ACK of its unsubscribe (in UNSUBSCRIBING, or whatever the state) keeps retrying it after the timeout;
  * - `server_subscription_missing` (sim/checkers/subscription-held.ts, SPEC §3.5): a client that takes a subscribe answered
  *   with an error as its ACK never retries it, and the server holds no subscription of a resource it wants;
+ * - `malformed_response_unrejected` (sim/checkers/answers.ts, SPEC §11) and the malformed-response-id fault (in scenario
+ *   malformed-read-response): a client that audits a response whose id is not a positive integer instead of rejecting it;
  * - `notification_unrecorded` (sim/checkers/notification-records.ts, SPEC §3.5 "audited and ignored") and the
  *   stray-notification fault (in scenario old-session-notification): a client that ignores an ended session's updated,
  *   or one of a URI it never subscribed, without its audit, or names no URI in the ended session's audit, or drops one
@@ -46,6 +48,13 @@ const ignoringClients: readonly PlantedBug[] = [
     patches: [{ file: 'reducer-responses.ts', find: "  if (outcome.type === 'error' || !isObject(outcome.result)) {", replace: "  if (outcome.type === 'result' && !isObject(outcome.result)) {" }],
     scenarios: ['era-both'],
     invariants: ['server_subscription_missing'],
+  },
+  {
+    name: 'bad-response-id-audited',
+    description: 'a response whose id is not a positive integer is audited as an unknown answer instead of rejected',
+    patches: [{ file: 'reducer-responses.ts', find: '  if (requestId === null) {', replace: '  if (requestId === null && rawRequestId === undefined) {' }],
+    scenarios: ['malformed-read-response'],
+    invariants: ['malformed_response_unrejected'],
   },
   {
     name: 'old-session-update-unaudited',

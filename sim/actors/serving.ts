@@ -6,7 +6,7 @@ import type { ResponseOutcome } from '../../core/types.js';
 import type { ListPageTruth } from './listing.js';
 import { causeNotification, causeWorkload } from '../oracle.js';
 import { methodNotFoundCode, type ServerSession } from './server.js';
-import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
+import { Kind, responseIdKind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
 import { cancelListen, isEra2026Session, listenTagsFor, readStreamFate, replayLater, serveListen, withCacheHint } from './era2026.js';
@@ -96,10 +96,25 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
   }
   const message = respond(world, session, cause, request, resource, answer.outcome, answer.version, answer.exists, extraDelayMs, answer.deniedSubject, null);
   if (malformed?.malformed === true) message.malformed = malformed.kind;
+  if (world.fires('malformed-response-id', 'malformed response id?')) sendMalformedId(world, session, cause, message);
   if (hinted !== null) {
     message.hint = hinted.hint;
     replayLater(world, session, cause, message);
   }
+}
+
+/** Ids a JSON-RPC response to one of the client's requests never carries (they are positive integers). */
+const malformedIds = [0, -1, 1.5];
+
+/**
+ * malformed-response-id: a copy of a read's answer with an id no request has, sent just before the real one (SPEC §11:
+ * a typed rejection). It tells the oracle nothing (no denial learned, no cache hint): the client cannot match it.
+ */
+function sendMalformedId(world: WorldHost, session: ServerSession, cause: number, real: ResponseMessage): void {
+  const requestId = malformedIds[world.chooser.draw('server', 'malformed response id', malformedIds.length)]!;
+  const copy: ResponseMessage = { ...real, requestId, deniedSubject: -1, malformed: responseIdKind };
+  delete copy.hint;
+  world.toClient(world.serverToClientTime(session, 0), cause, session.generation, copy);
 }
 
 /** malformed-read-response: the content answer of `resource` broken by construction (actors/malformed-reads.ts), or null. */

@@ -5,6 +5,9 @@
  * (§3.3 "otherwise it emits a stale receipt"), a `STALE_AFTER_CLOSE` audit (§3.4), another audit, or a
  * protocol rejection. A step answering such a read with none of these dropped the answer silently.
  *
+ * And `malformed_response_unrejected` (SPEC §11): a response whose id is not a positive integer (malformed-response-id,
+ * a copy of a read's answer) is a typed rejection (ProtocolRejected), not an unknown answer audited.
+ *
  * And `malformed_read_accepted` (SPEC §11): an answer the server broke by construction (malformed-read-response,
  * sim/actors/malformed-reads.ts) is a typed rejection; the step answering it accepts no version and pends no
  * tombstone, whatever session it came on.
@@ -16,6 +19,7 @@
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { StepTruth } from './step-truth.js';
+import { responseIdKind } from '../kernel/events.js';
 import type { CheckingSink } from './sink.js';
 
 /** Effects that record what became of an answer. */
@@ -42,6 +46,7 @@ export class AnswerChecker {
 
   /** A step that answered a read (content or not-found, not a permission denial) with `effects`. */
   judgeReadAnswered(effects: readonly ClientEffect[], truth: StepTruth): void {
+    if (truth.malformedRead === responseIdKind) this.judgeUnrejected(effects, truth);
     if (truth.malformedRead !== null) this.judgeMalformed(effects, truth, truth.malformedRead);
     if (truth.requestSession !== truth.currentSession || truth.requestSentAtMs < 0 || truth.requestSentAtMs <= this.lastCrashMs) return;
     this.answersJudged++;
@@ -52,6 +57,14 @@ export class AnswerChecker {
     const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
     const answer = truth.servedExists ? `content v${truth.servedVersion}` : 'not-found';
     this.sink.violate('answer_unrecorded', truth.timeMs, uri, `the answer (${answer}) to a read of ${uri === '' ? 'an unknown URI' : uri} sent at ${truth.requestSentAtMs} ms left no version, tombstone, stale receipt, audit or rejection`);
+  }
+
+  /** A response whose id is not a positive integer (malformed-response-id): the step rejects it, typed. */
+  private judgeUnrejected(effects: readonly ClientEffect[], truth: StepTruth): void {
+    this.sink.checked('malformed_response_unrejected');
+    for (let index = 0; index < effects.length; index++) if (effects[index]!.type === 'ProtocolRejected') return;
+    const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
+    this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `a response whose id is not a positive integer (a copy of the answer to a read of ${uri === '' ? 'an unknown URI' : uri}) left no typed rejection`);
   }
 
   private judgeMalformed(effects: readonly ClientEffect[], truth: StepTruth, kind: string): void {

@@ -36,6 +36,9 @@ export interface SimEvent {
   payload: unknown;
 }
 
+/** ResponseMessage.malformed of a copy of a read's answer whose id is not a positive integer (malformed-response-id). */
+export const responseIdKind = 'response id';
+
 export interface ResponseMessage {
   kind: 'response';
   requestId: number;
@@ -58,7 +61,7 @@ export interface ResponseMessage {
   list: ListPageTruth | null;
   /** 2026-07-28 read results: the cache hint the server sent (sim/actors/era2026.ts). */
   hint?: CacheHintTruth;
-  /** malformed-read-response: the answer broke the schema this way (sim/actors/malformed-reads.ts), else null. */
+  /** malformed-read-response: the answer broke the schema this way (sim/actors/malformed-reads.ts); malformed-response-id: `responseIdKind`; else null. */
   malformed: string | null;
 }
 
