@@ -97,13 +97,13 @@ export const malformedReadResponse: Scenario = {
 
 export const lostUnsubscribeAck: Scenario = {
   name: 'lost-unsubscribe-ack',
-  description: 'most unsubscribe ACKs are lost while reads are in flight: UNSUBSCRIBE_UNKNOWN must stay silent, never reopen',
+  description: 'most unsubscribe ACKs are lost, the others often late, while reads are in flight: UNSUBSCRIBE_UNKNOWN must stay silent, never reopen',
   targets: ['accept_when_not_active', 'post_close_outbox', 'convergence_60s'],
   catches: ['naive-no-close-fence'],
-  sometimes: ['drop-unsubscribe-ack', 'slow-read'],
+  sometimes: ['drop-unsubscribe-ack', 'slow-read', 'late-unsubscribe-ack'],
   plan: (chooser) =>
     plan(
-      { 'drop-unsubscribe-ack': ratio(3, 4), 'slow-read': ratio(1, 4) },
+      { 'drop-unsubscribe-ack': ratio(3, 4), 'slow-read': ratio(1, 4), 'late-unsubscribe-ack': ratio(1, 2) },
       workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, mutationIntervalMsMax: 1_500, resubscribeDelayMsMax: 8_000 }),
     ),
 };

@@ -104,6 +104,9 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // covers: 20 is the first where a client that coalesces outside its window leaves one unread), and read_amplification
   // over 200 interleavings (the reference 0.874; a client that reads every pulse of a window 1.226, fails < 1.2).
   ['duplicate-storm', 3, 197],
+  // lost-unsubscribe-ack 82: the first where a late unsubscribe ACK (late-unsubscribe-ack) reaches a subscription its
+  // retry's ACK already closed (core/reducer-responses.ts onUnsubscribeResponse must ignore it: CLOSED has no such move).
+  ['lost-unsubscribe-ack', 82, 1],
 ]
 
 const rootSeed = 1;

@@ -47,6 +47,7 @@ export const faultNames = [
   'malformed-read-response',
   'stray-notification',
   'malformed-response-id',
+  'late-unsubscribe-ack',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -99,6 +100,7 @@ export const faultDescriptions: Record<FaultName, string> = {
   'malformed-list-page': 'a resources/list page that breaks the schema: `resources` not an array, an entry without a string uri, or a non-string nextCursor',
   'malformed-read-response':
     "a resources/read answer that breaks the schema (contents not an array or empty, an item without a string uri or body, a bad blob or mimeType) or names another resource's item",
+  'late-unsubscribe-ack': 'the resources/unsubscribe response delayed past the client\'s ACK timeout (5-8 s): it arrives after the retry, often after the retry\'s own ACK',
   'malformed-response-id': 'a copy of a resources/read answer whose id is not a positive integer (0, -1 or 1.5), next to the real answer',
   'stray-notification': 'a 2025-11-25 resources/updated for a URI the client never subscribed (outside the catalog), or for no URI at all, next to a real one: audited and ignored, or rejected',
 };
@@ -112,10 +114,11 @@ export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => 
  * JSON-RPC envelope is dropped by the SDK and its read hangs until the request timeout, which the 2025-11-25 core
  * does not bound (its reads have no deadline; 2026-07-28 reads have readReissueMs), so the swarms, which the SDK
  * transport and module clients also run, do not draw it yet. stray-notification is drawn only by
- * old-session-notification, malformed-response-id only by malformed-read-response (a fault added to the swarms'
+ * old-session-notification, malformed-response-id only by malformed-read-response, late-unsubscribe-ack only by
+ * lost-unsubscribe-ack (a fault added to the swarms'
  * catalogue would move every swarm interleaving).
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'stray-notification', 'malformed-response-id'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'stray-notification', 'malformed-response-id', 'late-unsubscribe-ack'];
 /** The 2025-11-25 catalogue (what the 2025 swarm draws from; malformed-list-page, last of it, is drawn only with discovery). */
 export const era2025Faults: readonly FaultName[] = faultNames.filter((fault) => !era2026Faults.includes(fault) && !scenarioOnlyFaults.includes(fault));
 

@@ -53,7 +53,7 @@ const goldenTraceHashes: Record<string, number> = {
   'interop-v1-client-v2-server': 0x53043f76, // the pure run of an interop pair (it is gated only with --transport sdk)
   'interop-v2-client-v1-server': 0x53043f76,
   'late-content-after-close': 0x1b9f09bd,
-  'lost-unsubscribe-ack': 0xb250b93d,
+  'lost-unsubscribe-ack': 0x68b7ca5a, // late-unsubscribe-ack (an ACK past the client's timeout) in its plan
   'malformed-list-page': 0xd042192c, // with the deletion branch's final deletes in plans with discovery
   'malformed-read-response': 0xfa0ebc5a, // read answers broken by construction (sim/actors/malformed-reads.ts); malformed-response-id copies in its plan
   'multi-page-lost-notifications': 0x30fae15f,

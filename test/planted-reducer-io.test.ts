@@ -16,8 +16,11 @@
  *   window test) swallows pulses no read covers.
  * Each is caught in its scenario on a seed where the unpatched copy violates nothing, and shrinks to at most 30 lines.
  */
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientUnderTest } from '../core/types.js';
+import { findScenario } from '../scenarios/catalog.js';
+import { deriveSeed } from '../sim/prng.js';
+import { runInterleaving } from '../sim/world.js';
 import { expectCaughtAndShrunk } from './planted-search.js';
 import { plantedClient, unpatchedControl, type PlantedBug } from './planting.js';
 
@@ -93,9 +96,35 @@ const ignoringClients: readonly PlantedBug[] = [
   },
 ];
 
+/** late-unsubscribe-ack (sim/actors/serving.ts): an ACK that arrives after the retry's own closed the subscription. */
+const ackInClosed: PlantedBug = {
+  name: 'ack-taken-in-any-state',
+  description: "an unsubscribe ACK is taken whatever the subscription's state: a late one reaching a CLOSED subscription asks for a transition that does not exist",
+  patches: [{ file: 'reducer-responses.ts', find: stateTest, replace: '  void sub.state;' }],
+  scenarios: ['lost-unsubscribe-ack'],
+  invariants: [],
+};
+
 const loaded = new Map<string, ClientUnderTest<any>>();
 beforeAll(async () => {
-  for (const bug of [unpatchedControl, ...ignoringClients]) loaded.set(bug.name, await plantedClient(bug));
+  for (const bug of [unpatchedControl, ackInClosed, ...ignoringClients]) loaded.set(bug.name, await plantedClient(bug));
+});
+
+describe('late-unsubscribe-ack', () => {
+  it('reaches a CLOSED subscription with a late ACK: a client that takes it in any state throws, the reference does not', () => {
+    const scenario = findScenario('lost-unsubscribe-ack')!;
+    let thrown: string | null = null;
+    for (let index = 0; index < 100 && thrown === null; index++) {
+      const seed = deriveSeed(rootSeed, index);
+      runInterleaving(seed, scenario, loaded.get(unpatchedControl.name)!, { trace: false, record: false });
+      try {
+        runInterleaving(seed, scenario, loaded.get(ackInClosed.name)!, { trace: false, record: false });
+      } catch (error) {
+        thrown = String(error);
+      }
+    }
+    expect(thrown).toMatch(/no transition from CLOSED on unsubscribe_acked/);
+  });
 });
 
 describe('planted bugs of unsubscribe_after_ack, server_subscription_missing, notification_unrecorded and notified_unread (coalescing)', () => {

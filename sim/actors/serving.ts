@@ -49,7 +49,9 @@ export function serveRequest(world: WorldHost, generation: number, cause: number
     if (lost && world.chooser.draw('network', 'lose the unsubscribe request itself?', 2) === 1) return;
     if (resource >= 0) holdSubscription(world, session, resource, unsubscribe ? 0 : 1);
     if (lost) return;
-    respond(world, session, cause, request, resource, { type: 'result', result: {} }, 0, true, 0, -1, null);
+    // late-unsubscribe-ack: past the reference's ACK timeout (unsubscribeTimeoutMs, 5 s), so the retry overtakes it.
+    const lateMs = unsubscribe && world.fires('late-unsubscribe-ack', 'late unsubscribe ack?') ? world.chooser.between('network', 'late unsubscribe ack delay', 5_000, 8_000) : 0;
+    respond(world, session, cause, request, resource, { type: 'result', result: {} }, 0, true, lateMs, -1, null);
     return;
   }
   respond(world, session, cause, request, -1, { type: 'error', code: methodNotFoundCode, message: 'Method not found' }, 0, true, 0, -1, null);
