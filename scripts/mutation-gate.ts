@@ -81,9 +81,12 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['era-both', 2402, 1],
   ['era-both', 10450, 1],
   // read answers broken by construction (sim/actors/malformed-reads.ts; core/protocol.ts interpretRead): a quarter of
-  // the reads, a kind drawn each time, so [0, 3) serves every kind; an accept from one fails malformed_read_accepted,
-  // taking another resource's item fails uri_confusion.
-  ['malformed-read-response', 0, 3],
+  // the reads, a kind drawn each time, so [0, 4) serves every kind (3 the first with a blob that is not base64 since
+  // malformed-response-id joined the plan); an accept from one fails malformed_read_accepted, taking another
+  // resource's item fails uri_confusion, a response id not rejected malformed_response_unrejected. 9: the first where
+  // a READ_PENDING resource whose read was rejected must settle (core/reducer-responses.ts settleReads; notified_unread).
+  ['malformed-read-response', 0, 4],
+  ['malformed-read-response', 9, 1],
   // notified_unread (sim/checkers/notification-reads.ts), for core/listen.ts, reducer-notifications.ts, duplicates.ts:
   // 42: an updated while a read is lost on a broken stream and the read deadline was armed late (core/listen.ts
   // armReadDeadline must bring an armed later deadline forward).
