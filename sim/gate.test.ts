@@ -191,7 +191,7 @@ describe('gate: verdict', () => {
     // The 2026-07-28 serving checkers judge only serves on 2026-07-28 connections (sim/era-figures.test.ts counts them there).
     const era2026Only: readonly string[] = ['read_your_notification', 'ttl_staleness', 'monotonic_reads', 'scope_isolation', 'catalog_hint_narrowed'];
     // A scenario-only fault's invariant (sim/faults.ts scenarioOnlyFaults): the swarm never makes its input, its scenario does.
-    const scenarioOnly: readonly string[] = ['malformed_read_accepted'];
+    const scenarioOnly: readonly string[] = ['malformed_read_accepted', 'malformed_response_unrejected'];
     for (const name of Object.keys(invariantIndex) as (keyof typeof invariantIndex)[]) {
       if (era2026Only.includes(name) || scenarioOnly.includes(name)) expect(checks(name), name).toBe(0);
       else expect(checks(name), name).toBeGreaterThan(0);
@@ -199,6 +199,7 @@ describe('gate: verdict', () => {
     const malformedReads = findScenario('malformed-read-response')!;
     const ownScenario = runRange({ ...spec, scenario: malformedReads.name, interleavings: 5 }, malformedReads, referenceClient, 0, 5);
     expect(ownScenario.checks[invariantIndex.malformed_read_accepted]).toBeGreaterThan(0);
+    expect(ownScenario.checks[invariantIndex.malformed_response_unrejected]).toBeGreaterThan(0);
     const merged = runRange(spec, swarm, referenceClient, 0, 25);
     merged.merge(runRange(spec, swarm, referenceClient, 25, 60));
     expect([...merged.checks]).toEqual([...whole.checks]);
