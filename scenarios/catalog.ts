@@ -91,8 +91,8 @@ export const malformedReadResponse: Scenario = {
   description: "read answers that break the schema, or carry another resource's item: each is a typed rejection (or the right item is found), the client still converges",
   targets: ['malformed_read_accepted', 'uri_confusion', 'answer_unrecorded', 'convergence_60s'],
   catches: [],
-  sometimes: ['malformed-read-response'],
-  plan: (chooser) => plan({ 'malformed-read-response': ratio(1, 4), 'slow-read': ratio(1, 8) }, workload(chooser, { deleteRatio: ratio(1, 10) })),
+  sometimes: ['malformed-read-response', 'malformed-response-id'],
+  plan: (chooser) => plan({ 'malformed-read-response': ratio(1, 4), 'slow-read': ratio(1, 8), 'malformed-response-id': ratio(1, 16) }, workload(chooser, { deleteRatio: ratio(1, 10) })),
 };
 
 /**
@@ -118,13 +118,13 @@ export const malformedInput: Scenario = {
 
 export const lostUnsubscribeAck: Scenario = {
   name: 'lost-unsubscribe-ack',
-  description: 'most unsubscribe ACKs are lost while reads are in flight: UNSUBSCRIBE_UNKNOWN must stay silent, never reopen',
+  description: 'most unsubscribe ACKs are lost, the others often late, while reads are in flight: UNSUBSCRIBE_UNKNOWN must stay silent, never reopen',
   targets: ['accept_when_not_active', 'post_close_outbox', 'convergence_60s'],
   catches: ['naive-no-close-fence'],
-  sometimes: ['drop-unsubscribe-ack', 'slow-read'],
+  sometimes: ['drop-unsubscribe-ack', 'slow-read', 'late-unsubscribe-ack'],
   plan: (chooser) =>
     plan(
-      { 'drop-unsubscribe-ack': ratio(3, 4), 'slow-read': ratio(1, 4) },
+      { 'drop-unsubscribe-ack': ratio(3, 4), 'slow-read': ratio(1, 4), 'late-unsubscribe-ack': ratio(1, 2) },
       workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, mutationIntervalMsMax: 1_500, resubscribeDelayMsMax: 8_000 }),
     ),
 };
@@ -144,13 +144,13 @@ export const lateContentAfterClose: Scenario = {
 
 export const oldSessionNotification: Scenario = {
   name: 'old-session-notification',
-  description: "updates buffered on a dead session's stream surface after the reconnect: audited and ignored, never read",
+  description: "updates buffered on a dead session's stream surface after the reconnect, and updates of URIs never subscribed: audited and ignored, never read",
   targets: ['old_session_effect', 'accept_when_not_active', 'convergence_60s'],
   catches: ['naive-no-resubscribe'],
-  sometimes: ['disconnect', 'old-session-notification'],
+  sometimes: ['disconnect', 'old-session-notification', 'stray-notification'],
   plan: (chooser) =>
     plan(
-      { disconnect: ratio(1, 6), 'old-session-notification': ratio(1, 1) },
+      { disconnect: ratio(1, 6), 'old-session-notification': ratio(1, 1), 'stray-notification': ratio(1, 8) },
       workload(chooser, { faultPhaseMs: chooser.between('workload', 'fault phase', 15_000, 30_000), mutationIntervalMsMax: 1_500 }),
     ),
 };

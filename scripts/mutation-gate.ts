@@ -100,7 +100,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // 1,024 characters, the requested item after another) read_answer_misjudged. [0, 8): 3 is the first where a
   // well-formed blob and another resource's item alone are judged, 4 the first blob with no padding (a parser wanting
   // exactly one `=` rejects it), 7 the first error whose code is 1.5 and the first -32603 whose message says "not found".
-  ['malformed-read-response', 0, 8],
+  // After the merge of the branch that adds malformed-response-id copies to this scenario's plan (answers: [0, 4) and 9,
+  // 9 the first where a READ_PENDING resource whose read was rejected must settle) the draws of both moved: [0, 10) covers
+  // both sets of first kills approximately; their exact first indices were not re-derived after the merge.
+  ['malformed-read-response', 0, 10],
   // notified_unread (sim/checkers/notification-reads.ts), for core/listen.ts, reducer-notifications.ts, duplicates.ts:
   // 42: an updated while a read is lost on a broken stream and the read deadline was armed late (core/listen.ts
   // armReadDeadline must bring an armed later deadline forward).
@@ -158,6 +161,21 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['multi-page-lost-notifications', 3, 1],
   // 70: the first era2026-swarm interleaving that kills a core/ttl.ts survivor (found by the same re-judge).
   ['era2026-swarm', 70, 1],
+  // core/reducer-notifications.ts and duplicates.ts (mutation-survivors.mts under larger gates):
+  // era-both 91: the first where an updated of an ended 2026-07-28 connection reaches the client (notification_unrecorded:
+  // the OLD_SESSION_NOTIFICATION audit must name its URI). 57: the first where an updated that reaches a READ_PENDING
+  // resource already dirty must not re-arm its hedge later (notified_unread). client-crash 24: the first where an updated
+  // that reaches a TOMBSTONE_PENDING resource with a read in flight must mark it dirty (notified_unread).
+  ['era-both', 91, 1],
+  ['era-both', 57, 1],
+  ['client-crash', 24, 1],
+  // duplicate-storm [3, 200): notified_unread on a server seen to duplicate (a pulse no read sent within coalesceWindowMs
+  // covers: 20 is the first where a client that coalesces outside its window leaves one unread), and read_amplification
+  // over 200 interleavings (the reference 0.874; a client that reads every pulse of a window 1.226, fails < 1.2).
+  ['duplicate-storm', 3, 197],
+  // lost-unsubscribe-ack 82: the first where a late unsubscribe ACK (late-unsubscribe-ack) reaches a subscription its
+  // retry's ACK already closed (core/reducer-responses.ts onUnsubscribeResponse must ignore it: CLOSED has no such move).
+  ['lost-unsubscribe-ack', 82, 1],
 ]
 
 const rootSeed = 1;

@@ -40,6 +40,16 @@ function offsetOf(text: string, position: Position): number {
   return offset + position.column - 1;
 }
 
+/**
+ * The replacement text of a mutant, parenthesised where it is an expression: Stryker replaces an AST node, so
+ * `a || b` planted into `a && b && c` must stay `(a || b) && c`, never `a || b && c`.
+ */
+function planted(mutant: Mutant): string {
+  const replacement = mutant.replacement ?? '';
+  const expression = ['LogicalOperator', 'EqualityOperator', 'ArithmeticOperator', 'ConditionalExpression', 'BooleanLiteral', 'MethodExpression', 'OptionalChaining', 'UnaryOperator'].includes(mutant.mutatorName);
+  return expression && !/^(case |default:)/.test(replacement) ? `(${replacement})` : replacement;
+}
+
 const files = (JSON.parse(readFileSync(reportPath, 'utf8')) as { files: Record<string, { mutants: Mutant[] }> }).files;
 const coreFiles = readdirSync('core').filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
 const onlyFile = process.env['MUTATION_FILE'];

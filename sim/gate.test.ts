@@ -191,7 +191,7 @@ describe('gate: verdict', () => {
     // The 2026-07-28 serving checkers judge only serves on 2026-07-28 connections (sim/era-figures.test.ts counts them there).
     const era2026Only: readonly string[] = ['read_your_notification', 'ttl_staleness', 'monotonic_reads', 'scope_isolation', 'catalog_hint_narrowed', 'watch_not_renewed'];
     // A scenario-only fault's invariant (sim/faults.ts scenarioOnlyFaults): the swarm never makes its input, its scenario does.
-    const scenarioOnly: readonly string[] = ['malformed_read_accepted', 'read_answer_misjudged', 'malformed_input_accepted', 'malformed_input_not_inert', 'command_not_refused'];
+    const scenarioOnly: readonly string[] = ['malformed_read_accepted', 'read_answer_misjudged', 'malformed_input_accepted', 'malformed_input_not_inert', 'command_not_refused', 'malformed_response_unrejected'];
     for (const name of Object.keys(invariantIndex) as (keyof typeof invariantIndex)[]) {
       if (era2026Only.includes(name) || scenarioOnly.includes(name)) expect(checks(name), name).toBe(0);
       else expect(checks(name), name).toBeGreaterThan(0);
@@ -207,6 +207,7 @@ describe('gate: verdict', () => {
     const noResourcesRun = runRange({ ...spec, scenario: noResources.name, interleavings: 3 }, noResources, referenceClient, 0, 3);
     expect(noResourcesRun.checks[invariantIndex.command_not_refused]).toBeGreaterThan(0);
     expect(inputScenario.checks[invariantIndex.malformed_input_not_inert]).toBeGreaterThan(0);
+    expect(ownScenario.checks[invariantIndex.malformed_response_unrejected]).toBeGreaterThan(0);
     const merged = runRange(spec, swarm, referenceClient, 0, 25);
     merged.merge(runRange(spec, swarm, referenceClient, 25, 60));
     expect([...merged.checks]).toEqual([...whole.checks]);

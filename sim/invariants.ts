@@ -58,6 +58,14 @@ export const safetyInvariants = [
   'close_record_untrue',
   // SPEC §13: a lost watch the application still wants is listened for again (sim/checkers/era2026-renewal.ts)
   'watch_not_renewed',
+  // SPEC §3.4: an unsubscribe's ACK closes it; no retry follows (sim/checkers/unsubscribe-acks.ts)
+  'unsubscribe_after_ack',
+  // SPEC §3.5: a notification of an ended session, or of a URI no one subscribed, is audited (sim/checkers/notification-records.ts)
+  'notification_unrecorded',
+  // SPEC §3.5, the converse of server_subscription_kept: a wanted resource's subscription is restored (sim/checkers/subscription-held.ts)
+  'server_subscription_missing',
+  // SPEC §11: a response whose id is not a positive integer is a typed rejection (sim/checkers/answers.ts)
+  'malformed_response_unrejected',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -117,6 +125,10 @@ export const invariantExplanations: Record<InvariantName, string> = {
   subscribe_unsent:
     'the client was commanded to subscribe a resource while connected to a 2025-11-25 server that declared resources.subscribe, and sent no resources/subscribe for it in that step (it polls only without the capability: SPEC §3.5)',
   watch_not_renewed: '2026-07-28: a listen acknowledged with a resource the application still wants ended on the current connection (completed, its stream closed, or cancelled by the client), and the client sent no new subscriptions/listen of it within its subscribeRetryMs plus its listen ack deadline (7 s by default)',
+  unsubscribe_after_ack: "the client sent resources/unsubscribe for a resource after the server's success answer (ACK) to an unsubscribe of it, sent since the application last gave it up, had reached the client on the same session, with no new subscribe or unsubscribe command since",
+  notification_unrecorded: "a resources/updated delivered on an ended session left no audit naming its resource and no rejection in the step that handled it, or one of a URI no one subscribed left no audit and no rejection, or one whose uri is not a URI no rejection",
+  server_subscription_missing: 'on a live 2025-11-25 session whose server declared subscribe, the server held no subscription of a resource the application wants (and may read), and the client sent no resources/subscribe of it for longer than two subscribe retries plus one reconciliation period',
+  malformed_response_unrejected: 'the client received a response whose id is not a positive integer (a copy of a read answer: malformed-response-id) and left no ProtocolRejected in that step: SPEC §11 makes it a typed rejection',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -149,9 +161,12 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'server-subscriptions': ['server_subscription_kept'],
   'staleness-bound': ['served_beyond_bound'],
   availability: ['refused_fresh'],
-  answers: ['answer_unrecorded', 'malformed_read_accepted', 'read_answer_misjudged'],
+  answers: ['answer_unrecorded', 'malformed_read_accepted', 'read_answer_misjudged', 'malformed_response_unrejected'],
   inputs: ['malformed_input_accepted', 'malformed_input_not_inert'],
   offered: ['request_not_offered', 'subscribe_unsent', 'command_not_refused'],
+  'unsubscribe-acks': ['unsubscribe_after_ack'],
+  'notification-records': ['notification_unrecorded'],
+  'subscription-held': ['server_subscription_missing'],
   deletion: ['healed_deletion'],
   reappearance: ['reappeared_reread'],
   'catalog-liveness': ['healed_catalog'],

@@ -35,6 +35,9 @@ import { UriChecker } from './checkers/uris.js';
 import { VersionChecker } from './checkers/versions.js';
 import { NotificationReadChecker } from './checkers/notification-reads.js';
 import { RenewalChecker } from './checkers/era2026-renewal.js';
+import { UnsubscribeAckChecker } from './checkers/unsubscribe-acks.js';
+import { NotificationRecordChecker } from './checkers/notification-records.js';
+import { SubscriptionHeldChecker } from './checkers/subscription-held.js';
 import { OracleAccounts } from './oracle-accounts.js';
 
 export class OracleCheckers extends OracleAccounts {
@@ -72,6 +75,9 @@ export class OracleCheckers extends OracleAccounts {
   /** How many resources the run has (indexes 0 .. resourceCount - 1). */
   readonly resourceCount: number;
   readonly renewal: RenewalChecker;
+  readonly unsubscribeAcks: UnsubscribeAckChecker;
+  readonly notificationRecords: NotificationRecordChecker;
+  readonly subscriptionHeld: SubscriptionHeldChecker;
 
   /** What content the server produced (to date accepted texts without a map of every text ever served). */
   protected readonly content: ContentRegistry;
@@ -111,6 +117,9 @@ export class OracleCheckers extends OracleAccounts {
     this.closeRecord = new CloseRecordChecker(this);
     const notification = this.era2026Serving.notification;
     this.renewal = new RenewalChecker(this, uris, this.era2026Watch, (listenId) => notification.requestedOf(listenId));
+    this.unsubscribeAcks = new UnsubscribeAckChecker(this, this.close, (uri) => this.resourceOf(uri));
+    this.notificationRecords = new NotificationRecordChecker(this, (uri) => this.resourceOf(uri));
+    this.subscriptionHeld = new SubscriptionHeldChecker(this, uris);
   }
 
   get notificationReads(): number {

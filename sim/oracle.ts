@@ -75,6 +75,7 @@ export class Oracle extends OracleCheckers {
         break;
       case 'server-held':
         this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
+        this.subscriptionHeld.onServerHeld(event.resource, event.held, event.timeMs);
         break;
       case 'crashed':
         this.onCrash(event.timeMs);
@@ -82,6 +83,7 @@ export class Oracle extends OracleCheckers {
       case 'session-ended':
         this.notifiedReads.onSessionEnded();
         this.renewal.onSessionEnded();
+        this.subscriptionHeld.onSessionEnded(event.timeMs);
         break;
       case 'era2026':
         this.era2026Watch.onEra(event.generation);
@@ -131,6 +133,8 @@ export class Oracle extends OracleCheckers {
     this.availability.onSubscribed(resource, timeMs);
     this.notifiedReads.onSubscribed(resource);
     this.renewal.onSubscribed(resource);
+    this.unsubscribeAcks.onCommanded(resource);
+    this.subscriptionHeld.onWanted(resource, true, timeMs);
   }
 
   onUnsubscribeCommand(resource: number, timeMs: number): void {
@@ -142,6 +146,8 @@ export class Oracle extends OracleCheckers {
     this.availability.onUnsubscribed(resource);
     this.notifiedReads.onUnsubscribed(resource);
     this.renewal.onUnsubscribed(resource);
+    this.unsubscribeAcks.onCommanded(resource);
+    this.subscriptionHeld.onWanted(resource, false, timeMs);
   }
 
   /** A change (edit, delete or re-create) happened to the truth; `exists` is the resource's existence after it. */
@@ -167,6 +173,7 @@ export class Oracle extends OracleCheckers {
     this.reappearance.onRevoked(resource);
     this.notifiedReads.onRevoked(resource);
     this.renewal.onRevoked(resource);
+    this.subscriptionHeld.onRevoked(resource, timeMs);
   }
 
   /** The server declares no resources capability for the whole run: no resource can converge, be confirmed deleted or catalogued. */
@@ -176,6 +183,7 @@ export class Oracle extends OracleCheckers {
       this.deletion.onRevoked(resource);
       this.reappearance.onRevoked(resource);
       this.notifiedReads.onRevoked(resource);
+      this.subscriptionHeld.onRevoked(resource, 0);
     }
     this.catalogLiveness.unclaim();
   }
@@ -189,6 +197,7 @@ export class Oracle extends OracleCheckers {
     this.catalogDecisions.onCrash();
     this.notifiedReads.onCrash();
     this.renewal.onCrash();
+    this.subscriptionHeld.onSessionEnded(timeMs);
   }
 
   judge(effects: readonly ClientEffect[], truth: StepTruth): void {
@@ -199,6 +208,7 @@ export class Oracle extends OracleCheckers {
     this.closeRecord.beginStep();
     this.renewal.beginStep(truth);
     if (this.serverSubscriptions.pendingCount > 0) this.serverSubscriptions.flush(truth.timeMs);
+    if (this.subscriptionHeld.pendingCount > 0) this.subscriptionHeld.flush(truth.timeMs);
     // An answer after close is fenced off (the client must not act on it), so it is not a not-found it knows of.
     if (truth.servedResource >= 0 && !this.close.closedSince(truth.servedResource, truth)) {
       this.serving.onAnswer(truth);
@@ -231,12 +241,13 @@ export class Oracle extends OracleCheckers {
         this.sessions.judgeRequest(effect.sessionGeneration, effect.uri, effect.method, truth.timeMs);
         if (effect.method === 'subscriptions/listen') this.renewal.onListenSent(this.resourceOf(effect.uri));
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
+        if (effect.method === 'resources/subscribe') this.subscriptionHeld.onSubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.currentSession, truth.timeMs);
         if (effect.method !== 'resources/read') break;
         this.closeRecord.onReadSent(effect.uri, effect.readOrdinal);
         this.amplification.onRead(truth.cause);
         this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
-        this.notifiedReads.onReadSent(this.resourceOf(effect.uri));
+        this.notifiedReads.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
         if (truth.cause === causeOldNotification) this.sessions.violateCause(truth, effect.uri, `read of ${effect.uri} issued because of an old session's notification`);
         break;
       case 'VersionAccepted': {
@@ -379,6 +390,7 @@ export class Oracle extends OracleCheckers {
     this.reappearance.finish(endMs);
     this.notifiedReads.finish(endMs);
     this.renewal.finish(endMs);
+    this.subscriptionHeld.finish(endMs);
     this.checks[invariantIndex.convergence_60s] = this.convergence.changesTracked;
     this.checks[invariantIndex.healed_convergence] = this.convergence.healedJudged;
     this.checks[invariantIndex.healed_deletion] = this.deletion.deletionsJudged;

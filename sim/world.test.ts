@@ -55,16 +55,16 @@ const goldenTraceHashes: Record<string, number> = {
   'interop-v1-client-v2-server': 0x53043f76, // the pure run of an interop pair (it is gated only with --transport sdk)
   'interop-v2-client-v1-server': 0x53043f76,
   'late-content-after-close': 0x1b9f09bd,
-  'lost-unsubscribe-ack': 0xb250b93d,
+  'lost-unsubscribe-ack': 0x68b7ca5a, // late-unsubscribe-ack (an ACK past the client's timeout) in its plan
   'malformed-list-page': 0xd042192c, // with the deletion branch's final deletes in plans with discovery
-  // read answers broken by construction (sim/actors/malformed-reads.ts); re-pinned (was 0xfd765dc6) when the fault
-  // gained ten kinds (errors, blobs, limits) and respells not-found answers: the kind draw's range and the draws changed.
-  'malformed-read-response': 0x34c5b187,
+  // read answers broken by construction (sim/actors/malformed-reads.ts); re-pinned after the merge of the branch that
+  // gave the fault ten more kinds (0x34c5b187) and the one that adds malformed-response-id copies to its plan (0xfa0ebc5a).
+  'malformed-read-response': 0x420f7c52,
   'malformed-input': 0xbda7fadb, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
   'multi-page-lost-notifications': 0x30fae15f,
   'no-resources-capability': 0xc0d9cb8f, // a server without the resources capability (new scenario)
   'no-subscribe-capability': 0x243a432b,
-  'old-session-notification': 0x8b6b0d51,
+  'old-session-notification': 0x03fa24f5, // stray-notification (updates of URIs never subscribed, or of no URI) in its plan
   'permission-revocation': 0x4f0e2576,
   'read-race': 0xc9cc100c,
   reconnect: 0xebe6ed5f,

@@ -62,7 +62,7 @@ function tag(method: ListenMessage['method'], subscriptionId: number | null, hon
 function sendListenMessage(world: WorldHost, session: ServerSession, cause: number, resource: number, listen: ListenMessage, delayMs = 0): void {
   const uri = resource >= 0 ? world.server.uris[resource]! : '';
   const version = resource >= 0 ? world.server.version[resource]! : 0;
-  const message: NotificationMessage = { kind: 'notification', uri, resource, version, survivesSessionEnd: false, listChanged: false, listen };
+  const message: NotificationMessage = { kind: 'notification', uri, resource, version, survivesSessionEnd: false, listChanged: false, malformed: false, listen };
   world.toClient(world.serverToClientTime(session, delayMs), cause, session.generation, message);
 }
 

@@ -6,7 +6,7 @@ import type { ResponseOutcome } from '../../core/types.js';
 import type { ListPageTruth } from './listing.js';
 import { causeNotification, causeWorkload } from '../oracle.js';
 import { methodNotFoundCode, type ServerSession } from './server.js';
-import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
+import { Kind, responseIdKind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
 import { cancelListen, isEra2026Session, listenTagsFor, readStreamFate, replayLater, serveListen, withCacheHint } from './era2026.js';
@@ -50,7 +50,9 @@ export function serveRequest(world: WorldHost, generation: number, cause: number
     if (lost && world.chooser.draw('network', 'lose the unsubscribe request itself?', 2) === 1) return;
     if (resource >= 0) holdSubscription(world, session, resource, unsubscribe ? 0 : 1);
     if (lost) return;
-    respond(world, session, cause, request, resource, { type: 'result', result: {} }, 0, true, 0, -1, null);
+    // late-unsubscribe-ack: past the reference's ACK timeout (unsubscribeTimeoutMs, 5 s), so the retry overtakes it.
+    const lateMs = unsubscribe && world.fires('late-unsubscribe-ack', 'late unsubscribe ack?') ? world.chooser.between('network', 'late unsubscribe ack delay', 5_000, 8_000) : 0;
+    respond(world, session, cause, request, resource, { type: 'result', result: {} }, 0, true, lateMs, -1, null);
     return;
   }
   respond(world, session, cause, request, -1, { type: 'error', code: methodNotFoundCode, message: 'Method not found' }, 0, true, 0, -1, null);
@@ -97,10 +99,25 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
   }
   const message = respond(world, session, cause, request, resource, answer.outcome, answer.version, answer.exists, extraDelayMs, answer.deniedSubject, null);
   if (malformed !== null) message.malformed = malformed.kind;
+  if (world.fires('malformed-response-id', 'malformed response id?')) sendMalformedId(world, session, cause, message);
   if (hinted !== null) {
     message.hint = hinted.hint;
     replayLater(world, session, cause, message);
   }
+}
+
+/** Ids a JSON-RPC response to one of the client's requests never carries (they are positive integers). */
+const malformedIds = [0, -1, 1.5];
+
+/**
+ * malformed-response-id: a copy of a read's answer with an id no request has, sent just before the real one (SPEC §11:
+ * a typed rejection). It tells the oracle nothing (no denial learned, no cache hint): the client cannot match it.
+ */
+function sendMalformedId(world: WorldHost, session: ServerSession, cause: number, real: ResponseMessage): void {
+  const requestId = malformedIds[world.chooser.draw('server', 'malformed response id', malformedIds.length)]!;
+  const copy: ResponseMessage = { ...real, requestId, deniedSubject: -1, malformed: responseIdKind };
+  delete copy.hint;
+  world.toClient(world.serverToClientTime(session, 0), cause, session.generation, copy);
 }
 
 /**
@@ -155,6 +172,7 @@ function respond(
     survivesSessionEnd: false,
     deniedSubject,
     read: request.method === 'resources/read',
+    method: request.method,
     list,
     malformed: null,
   };
@@ -181,11 +199,25 @@ function notify(world: WorldHost, resource: number): void {
     for (const listen of tags) sendNotification(world, session, resource, world.server.version[resource]!, listen);
     return;
   }
+  if (world.fires('stray-notification', 'stray notification?')) sendStrayNotification(world, session, resource);
   if (session.subscribed[resource] === 0) return;
   sendNotification(world, session, resource, world.server.version[resource]!);
 }
 
-const listChangedMessage: NotificationMessage = { kind: 'notification', uri: '', resource: -1, version: 0, survivesSessionEnd: false, listChanged: true };
+/**
+ * stray-notification: a resources/updated for a URI no client subscribed, outside the catalog (a sibling of the
+ * changed resource's URI), as a server that notifies more than it was asked for sends, or for no URI at all: resource
+ * -1 for the oracle.
+ */
+function sendStrayNotification(world: WorldHost, session: ServerSession, resource: number): void {
+  // Half of them name no URI at all (a space is not allowed in one): SPEC §11 makes that a typed rejection.
+  const malformed = world.chooser.draw('server', 'stray notification malformed?', 2) === 1;
+  const uri = malformed ? `${world.server.names[resource]!} stray` : `${world.server.uris[resource]!}.stray`;
+  const message: NotificationMessage = { kind: 'notification', uri, resource: -1, version: 0, survivesSessionEnd: false, listChanged: false, malformed };
+  world.toClient(world.serverToClientTime(session, 0), causeNotification, session.generation, message);
+}
+
+const listChangedMessage: NotificationMessage = { kind: 'notification', uri: '', resource: -1, version: 0, survivesSessionEnd: false, listChanged: true, malformed: false };
 
 /** list_changed on the current session, when the capability was negotiated. */
 function notifyListChanged(world: WorldHost): void {
@@ -210,7 +242,7 @@ function sendNotification(world: WorldHost, session: ServerSession, resource: nu
     const message: NotificationMessage =
       resource < 0
         ? listChangedMessage
-        : { kind: 'notification', uri: world.spell(world.server.uris[resource]!), resource, version, survivesSessionEnd: false, listChanged: false };
+        : { kind: 'notification', uri: world.spell(world.server.uris[resource]!), resource, version, survivesSessionEnd: false, listChanged: false, malformed: false };
     if (listen !== undefined) message.listen = listen;
     world.toClient(world.serverToClientTime(session, extra), causeNotification, session.generation, message);
   }

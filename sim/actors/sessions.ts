@@ -59,6 +59,7 @@ function strandOldSessionMessages(world: WorldHost, session: ServerSession, reco
       version: world.server.version[resource]!,
       survivesSessionEnd: true,
       listChanged: false,
+      malformed: false,
     };
     const timeMs = reconnectAtMs + world.chooser.between('network', 'old notification delay', 1, 300);
     world.toClient(timeMs, causeOldNotification, session.generation, message);

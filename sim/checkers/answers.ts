@@ -5,6 +5,9 @@
  * (§3.3 "otherwise it emits a stale receipt"), a `STALE_AFTER_CLOSE` audit (§3.4), another audit, or a
  * protocol rejection. A step answering such a read with none of these dropped the answer silently.
  *
+ * And `malformed_response_unrejected` (SPEC §11): a response whose id is not a positive integer (malformed-response-id,
+ * a copy of a read's answer) is a typed rejection (ProtocolRejected), not an unknown answer audited.
+ *
  * And `malformed_read_accepted` (SPEC §11): an answer the server broke by construction (malformed-read-response,
  * sim/actors/malformed-reads.ts), or an error answer in place of content, gives nothing: the step answering it
  * accepts no version and pends no tombstone, whatever session it came on.
@@ -24,6 +27,7 @@
 import type { ClientEffect } from '../../core/types.js';
 import { acceptsNothing, readAnswerExpectations, type MalformedReadKind } from '../actors/malformed-reads.js';
 import type { StepTruth } from './step-truth.js';
+import { responseIdKind } from '../kernel/events.js';
 import type { CheckingSink } from './sink.js';
 
 /** Effects that record what became of an answer. */
@@ -50,6 +54,12 @@ export class AnswerChecker {
 
   /** A step that answered a read (content or not-found, not a permission denial) with `effects`. */
   judgeReadAnswered(effects: readonly ClientEffect[], truth: StepTruth): void {
+    if (truth.malformedRead === responseIdKind) {
+      // A copy of an answer with an id no request has (malformed-response-id): a typed rejection, nothing accepted.
+      this.judgeUnrejected(effects, truth);
+      this.judgeMalformed(effects, truth, responseIdKind);
+      return;
+    }
     const made = truth.malformedRead as MalformedReadKind | null;
     if (made !== null && acceptsNothing(made)) this.judgeMalformed(effects, truth, made);
     if (truth.requestSession !== truth.currentSession || truth.requestSentAtMs < 0 || truth.requestSentAtMs <= this.lastCrashMs) return;
@@ -91,6 +101,14 @@ export class AnswerChecker {
     } else if (!expectedFound && !fenced) {
       this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `recorded no ${expected} rejection (nor a receipt or audit) for a read answer that is ${kind}, sent at ${truth.requestSentAtMs} ms`);
     }
+  }
+
+  /** A response whose id is not a positive integer (malformed-response-id): the step rejects it, typed. */
+  private judgeUnrejected(effects: readonly ClientEffect[], truth: StepTruth): void {
+    this.sink.checked('malformed_response_unrejected');
+    for (let index = 0; index < effects.length; index++) if (effects[index]!.type === 'ProtocolRejected') return;
+    const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
+    this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `a response whose id is not a positive integer (a copy of the answer to a read of ${uri === '' ? 'an unknown URI' : uri}) left no typed rejection`);
   }
 
   private judgeMalformed(effects: readonly ClientEffect[], truth: StepTruth, kind: string): void {

@@ -41,6 +41,11 @@ export class CloseChecker {
     return requestSentAtMs >= 0 && closeMs >= 0 && requestSentAtMs <= closeMs;
   }
 
+  /** True when the resource is given up and a request sent at `requestSentAtMs` (a stamp) was sent after its latest close began. */
+  sentSinceClose(resource: number, requestSentAtMs: number): boolean {
+    return this.tracked[resource] === 0 && requestSentAtMs > this.closeBeganMs[resource]!;
+  }
+
   /** An outbox entry (not an invalidation) for `resource`. */
   judgeOutbox(resource: number, uri: string, truth: StepTruth): void {
     if (this.closedSince(resource, truth)) {

@@ -1,14 +1,15 @@
 /**
  * notified_unread (sim/checkers/notification-reads.ts) with hand-built truth and effects: an updated of the current
  * session for a wanted resource owes a read sent at or after it within notifiedReadBoundMs; a read already sent
- * before does not count; a pulse with no news (a copy, or an older version) ends the 2025 obligations; a session
+ * before does not count; a pulse with no news (a copy, or an older version) ends the 2025 obligations but for pulses
+ * no read of their resource sent within coalesceWindowMs before could cover; a session
  * end, an unsubscribe or a crash owe nothing.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ClientEffect } from '../../core/types.js';
 import { Oracle, invariantIndex } from '../oracle.js';
 import { truth } from '../../test/oracle-steps.js';
-import { notifiedReadBoundMs } from './notification-reads.js';
+import { coalesceWindowMs, notifiedReadBoundMs } from './notification-reads.js';
 
 const uriA = 'test://static/resource/1';
 const uriB = 'test://static/resource/2';
@@ -63,6 +64,17 @@ describe('notified_unread (2025-11-25)', () => {
     notified(2_000, 4);
     oracle.finish(60_000);
     expect([violated(), judged()]).toEqual([0, 1]);
+  });
+
+  it('2025-11-25: after a pulse with no news, a pulse with no read of its resource sent within coalesceWindowMs is owed again', () => {
+    notified(1_000, 3, [read(1)]);
+    notified(1_100, 2);
+    notified(1_000 + coalesceWindowMs, 4);
+    oracle.judge([], truth({ timeMs: 1_000 + coalesceWindowMs + notifiedReadBoundMs }));
+    expect([violated(), judged()]).toEqual([0, 1]);
+    notified(1_001 + coalesceWindowMs, 5);
+    oracle.judge([], truth({ timeMs: 1_002 + coalesceWindowMs + notifiedReadBoundMs }));
+    expect([violated(), judged()]).toEqual([1, 2]);
   });
 
   it('a session end, an unsubscribe or a crash releases what was owed', () => {

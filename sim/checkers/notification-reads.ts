@@ -11,8 +11,9 @@
  * - 2025-11-25: every `updated` of the current session, until the server delivers one with no news: a version of
  *   that resource already delivered, or an older one (a copy, or a pulse overtaken by a later one: the client
  *   cannot tell them apart, a 2025 `updated` carries only the URI). From then on a client may coalesce pulses
- *   into a window of reads (core/duplicates.ts), which can hide a real change until reconciliation; nothing is
- *   owed after that. (swarm 4771: reorders taught the reference to coalesce, rightly so. Before core/duplicates.ts
+ *   into a window of reads (core/duplicates.ts), which can hide a real change until reconciliation: only into a
+ *   read it sent at most `coalesceWindowMs` before the pulse (its declared debounceMsMax, the longest it says it
+ *   waits for copies). A pulse with no read of its resource sent that recently is owed as before. (swarm 4771: reorders taught the reference to coalesce, rightly so. Before core/duplicates.ts
  *   stopped counting raced no-news reads as evidence, a burst racing a read taught it too, on a server that never
  *   duplicated: malformed-list-page, scenario test seed 92073642, a deletion notified at 13,148 ms never read.)
  * - 2026-07-28: the binding `updated` (read_your_notification's: of the live listen acknowledged with the
@@ -22,6 +23,7 @@
  * access, the connection changes, the client crashes, or (2026) the listen holding the resource ends (the
  * re-read after the next ack covers it).
  */
+import { defaultClientConfig } from '../../core/types.js';
 import type { CheckingSink } from './sink.js';
 import type { StepTruth } from './step-truth.js';
 import type { WatchChecker } from './era2026-watch.js';
@@ -32,9 +34,14 @@ export const notifiedReadBoundMs = 5_000;
 
 const none = -1;
 
+/** 2025-11-25, on a server seen to duplicate: a pulse may be folded into a read of its resource sent at most this long before it. */
+export const coalesceWindowMs = defaultClientConfig.debounceMsMax;
+
 /** Per resource (owedSinceMs): when the oldest delivery not yet followed by a read reached the client (-1: nothing owed). */
 export class NotificationReadChecker extends OwedPerResource {
   private readonly revoked: Uint8Array;
+  /** When a read of each resource was last sent (-Infinity: never). */
+  private readonly lastReadSentMs: Float64Array;
   /** 2025-11-25: the highest version of each resource delivered on the current session (0: none). */
   private readonly delivered: Int32Array;
   /** Deliveries observed before the step that handles them: [resource, version] pairs (2025), resources (2026 binding). */
@@ -52,6 +59,7 @@ export class NotificationReadChecker extends OwedPerResource {
     super(uris.length);
     this.revoked = new Uint8Array(uris.length);
     this.delivered = new Int32Array(uris.length);
+    this.lastReadSentMs = new Float64Array(uris.length).fill(Number.NEGATIVE_INFINITY);
   }
 
   onRevoked(resource: number): void {
@@ -100,12 +108,14 @@ export class NotificationReadChecker extends OwedPerResource {
   private onUpdated2025(resource: number, version: number, timeMs: number): void {
     if (version <= this.delivered[resource]!) this.duplicatesSeen = true;
     else this.delivered[resource] = version;
-    if (!this.duplicatesSeen) this.oweRead(resource, timeMs);
+    if (!this.duplicatesSeen || timeMs - this.lastReadSentMs[resource]! > coalesceWindowMs) this.oweRead(resource, timeMs);
   }
 
   /** The client sent a resources/read of `resource` (in a step at or after every delivery owed so far). */
-  onReadSent(resource: number): void {
-    if (resource >= 0) this.release(resource);
+  onReadSent(resource: number, timeMs: number): void {
+    if (resource < 0) return;
+    this.lastReadSentMs[resource] = timeMs;
+    this.release(resource);
   }
 
   /** After each step: obligations past their bound are violations. */

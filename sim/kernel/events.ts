@@ -36,6 +36,9 @@ export interface SimEvent {
   payload: unknown;
 }
 
+/** ResponseMessage.malformed of a copy of a read's answer whose id is not a positive integer (malformed-response-id). */
+export const responseIdKind = 'response id';
+
 export interface ResponseMessage {
   kind: 'response';
   requestId: number;
@@ -52,11 +55,13 @@ export interface ResponseMessage {
   deniedSubject: number;
   /** It answers a resources/read (the oracle's answer_unrecorded judges what became of it). */
   read: boolean;
+  /** The method of the request it answers (unsubscribe_after_ack judges what follows an unsubscribe's ACK). */
+  method: string;
   /** resources/list pages: what the page really was. */
   list: ListPageTruth | null;
   /** 2026-07-28 read results: the cache hint the server sent (sim/actors/era2026.ts). */
   hint?: CacheHintTruth;
-  /** malformed-read-response: the fault made this answer, of this kind (sim/actors/malformed-reads.ts), else null. */
+  /** malformed-read-response: the fault made this answer, of this kind (sim/actors/malformed-reads.ts); malformed-response-id: `responseIdKind`; else null. */
   malformed: string | null;
 }
 
@@ -75,6 +80,8 @@ export interface NotificationMessage {
   survivesSessionEnd: boolean;
   /** notifications/resources/list_changed (resource -1) rather than updated. */
   listChanged: boolean;
+  /** stray-notification: its URI is not a URI at all (SPEC §11: a typed rejection), else false. */
+  malformed: boolean;
   /** 2026-07-28: the listen message this is (absent: an updated / list_changed of 2025-11-25). */
   listen?: ListenMessage;
 }

@@ -36,6 +36,9 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   /** The deadline of each timer's latest TimerArmed; earlier ones for the timer are replaced. */
   private readonly armedTimers = new TimerTable();
   private readonly truth: StepTruth = newStepTruth();
+  /** The updated notification the step under way handles (null: another input), and whether it came on the current session. */
+  private notification: NotificationMessage | null = null;
+  private notificationCurrent = true;
   /**
    * How a state is stepped: the client's owned step when it has one (the driver holds the only reference
    * to `state` and replaces it with each result, so the step may change it in place), else its pure step.
@@ -186,7 +189,10 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const params = listen === undefined ? { uri: message.uri } : listenParams(message.uri, listen);
     // A 2026 ack answers the listen (like a 2025 subscribe ACK): it keeps the cause of the step that sent the listen.
     const ackCause = listen !== undefined && listen.method !== 'notifications/resources/updated' ? event.cause : causeNotification;
+    this.notification = message;
+    this.notificationCurrent = current;
     this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method, params }, current ? ackCause : causeOldNotification, null);
+    this.notification = null;
   }
 
   /** client-crash: a response to a pre-crash request may still surface after the restart, on its old session. */
@@ -288,9 +294,13 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const oracle = world.oracle;
     // one reused record: the oracle reads it during judge() only
     const truth = fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response);
+    const session = world.session;
+    oracle.subscriptionHeld.onStep(world.sessionGeneration, session !== null && session.alive && world.capabilities.subscribe && !isEra2026Session(session), world.nowMs);
     oracle.judge(effects, truth);
     // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
+    oracle.unsubscribeAcks.judgeStep(effects, response, world.sessionGeneration, world.nowMs);
+    if (this.notification !== null) oracle.notificationRecords.judgeStep(effects, this.notification, this.notificationCurrent, world.nowMs);
     if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.resources, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
