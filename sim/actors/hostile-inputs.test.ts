@@ -68,11 +68,11 @@ describe('malformed-input', () => {
 });
 
 describe('malformed-read-response', () => {
-  it('the mutation gate interleavings [0, 8) serve every kind and a not-found spelled -32602, and the reference passes each', () => {
-    const { kinds, failures } = kindsMade('malformed-read-response', 8, /\[truth\] read answer of \S+ served (\S+)/);
+  it('the mutation gate interleavings [0, 10) serve every kind and a not-found spelled -32602, and the reference passes each', () => {
+    const { kinds, failures } = kindsMade('malformed-read-response', 10, /\[truth\] read answer of \S+ served (\S+)/);
     expect(failures).toEqual([]);
     expect(malformedReadKinds.filter((kind) => !kinds.has(kind))).toEqual([]);
-    const spelled = kindsMade('malformed-read-response', 8, /\[truth\] not-found answer of \S+ (spelled) -32602/).kinds;
+    const spelled = kindsMade('malformed-read-response', 10, /\[truth\] not-found answer of \S+ (spelled) -32602/).kinds;
     expect(spelled.has('spelled')).toBe(true);
   }, 60_000);
 });
