@@ -4,26 +4,17 @@
  * rejection), as if it could poll or list. Caught by `command_not_refused` in the no-resources-capability
  * scenario on a seed where the unpatched copy violates nothing, and shrinks to at most 30 timeline lines.
  */
-import { beforeAll, describe, it } from 'vitest';
-import type { ClientUnderTest } from '../core/types.js';
-import { expectCaughtAndShrunk } from './planted-search.js';
-import { plantedClient, unpatchedControl, type PlantedBug } from './planting.js';
+import { describePlantedBugs } from './planted-search.js';
+import type { PlantedBug } from './planting.js';
 
-const bug: PlantedBug = {
-  name: 'no-resources-not-refused',
-  description: 'subscribe and discover commands are taken without a CapabilityMissing rejection on a server without resources',
-  patches: [{ file: 'reducer.ts', find: '  if (resourcesOffered(d)) return false;', replace: '  if (resourcesOffered(d) || input.nowMs >= 0) return false;' }],
-  scenarios: ['no-resources-capability'],
-  invariants: ['command_not_refused'],
-};
+const bugs: readonly PlantedBug[] = [
+  {
+    name: 'no-resources-not-refused',
+    description: 'subscribe and discover commands are taken without a CapabilityMissing rejection on a server without resources',
+    patches: [{ file: 'reducer.ts', find: '  if (resourcesOffered(d)) return false;', replace: '  if (resourcesOffered(d) || input.nowMs >= 0) return false;' }],
+    scenarios: ['no-resources-capability'],
+    invariants: ['command_not_refused'],
+  },
+];
 
-const loaded = new Map<string, ClientUnderTest<any>>();
-beforeAll(async () => {
-  for (const planted of [unpatchedControl, bug]) loaded.set(planted.name, await plantedClient(planted));
-});
-
-describe('planted bug of a client that takes commands it cannot carry out', () => {
-  it(`${bug.name}: its scenario catches it and it shrinks to <= 30 timeline lines`, () => {
-    expectCaughtAndShrunk('capability', 0x5eed_0f14, 200, bug, loaded.get(bug.name)!, loaded.get(unpatchedControl.name)!, bug.scenarios[0]!);
-  });
-}, 600_000);
+describePlantedBugs('planted bug of a client that takes commands it cannot carry out', 'capability', 0x5eed_0f14, bugs);

@@ -6,15 +6,10 @@
  * markSuperseded), so such a read's answer is served as fresh until its TTL. Each is caught on a seed where the
  * unpatched copy violates nothing, and shrinks to at most 30 timeline lines.
  */
-import { beforeAll, describe, it } from 'vitest';
-import type { ClientUnderTest } from '../core/types.js';
-import { expectCaughtAndShrunk } from './planted-search.js';
-import { plantedClient, unpatchedControl, type PlantedBug } from './planting.js';
+import { describePlantedBugs } from './planted-search.js';
+import type { PlantedBug } from './planting.js';
 
-const rootSeed = 0x5eed_0f12;
-const searchInterleavings = 200;
-
-const forgetfulClients: readonly PlantedBug[] = [
+const bugs: readonly PlantedBug[] = [
   {
     name: 'revocation-not-remembered',
     description: 'a learned revocation is not kept in the ledger: reads of the subject go on and their answers are accepted',
@@ -31,13 +26,5 @@ const forgetfulClients: readonly PlantedBug[] = [
   },
 ];
 
-const loaded = new Map<string, ClientUnderTest<any>>();
-beforeAll(async () => {
-  for (const bug of [unpatchedControl, ...forgetfulClients]) loaded.set(bug.name, await plantedClient(bug));
-});
 
-describe('planted bugs of a client that forgets what an answer on its way must meet', () => {
-  it.each(forgetfulClients.map((bug) => [bug.name, bug] as const))('%s: its scenario catches it and it shrinks to <= 30 timeline lines', (_name, bug) => {
-    expectCaughtAndShrunk('memory', rootSeed, searchInterleavings, bug, loaded.get(bug.name)!, loaded.get(unpatchedControl.name)!, bug.scenarios[0]!);
-  });
-}, 600_000);
+describePlantedBugs('planted bugs of a client that forgets what an answer on its way must meet', 'memory', 0x5eed_0f12, bugs);

@@ -4,10 +4,8 @@
  * upsert supersedes nothing (the index keeps the older version's chunks beside the new ones). Each is caught by
  * `outbox_lineage_broken` on a seed where the unpatched copy violates nothing, and shrinks to at most 30 lines.
  */
-import { beforeAll, describe, it } from 'vitest';
-import type { ClientUnderTest } from '../core/types.js';
-import { expectCaughtAndShrunk } from './planted-search.js';
-import { plantedClient, unpatchedControl, type PlantedBug } from './planting.js';
+import { describePlantedBugs } from './planted-search.js';
+import type { PlantedBug } from './planting.js';
 
 const bugs: readonly PlantedBug[] = [
   {
@@ -26,13 +24,5 @@ const bugs: readonly PlantedBug[] = [
   },
 ];
 
-const loaded = new Map<string, ClientUnderTest<any>>();
-beforeAll(async () => {
-  for (const planted of [unpatchedControl, ...bugs]) loaded.set(planted.name, await plantedClient(planted));
-});
 
-describe('planted bugs of an outbox the downstream index cannot follow', () => {
-  it.each(bugs.map((bug) => [bug.name, bug] as const))('%s: its scenario catches it and it shrinks to <= 30 timeline lines', (_name, bug) => {
-    expectCaughtAndShrunk('outbox', 0x5eed_0f15, 200, bug, loaded.get(bug.name)!, loaded.get(unpatchedControl.name)!, bug.scenarios[0]!);
-  });
-}, 600_000);
+describePlantedBugs('planted bugs of an outbox the downstream index cannot follow', 'outbox', 0x5eed_0f15, bugs);

@@ -2,13 +2,13 @@
  * Test support for planted bugs: find the first default-gate (swarm, or another scenario's) interleaving on
  * which a planted copy violates one of the bug's invariants while the unpatched copy does not, and shrink it.
  */
-import { expect } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientUnderTest } from '../core/types.js';
 import { findScenario } from '../scenarios/catalog.js';
 import { invariantIndex, type InvariantName } from '../sim/oracle.js';
 import { deriveSeed } from '../sim/prng.js';
 import { runInterleaving } from '../sim/world.js';
-import type { PlantedBug } from './planting.js';
+import { plantedClient, unpatchedControl, type PlantedBug } from './planting.js';
 import { measurementLine, shrinkFailure } from './shrink-check.js';
 
 export interface PlantedCatch {
@@ -51,4 +51,21 @@ export function expectCaughtAndShrunk(label: string, rootSeed: number, interleav
   expect(measurement.complete, `${bug.name}: the shrink did not complete within ${measurement.attempts} replays`).toBe(true);
   expect(measurement.linesFocused).toBeLessThanOrEqual(plantedTimelineLinesMax);
   expect(measurement.focused.some((line) => line.trimStart().startsWith(`!! ${found!.invariant}:`))).toBe(true);
+}
+
+/**
+ * The whole suite of a planted-bug test file: each bug planted beside the unpatched control, then caught in its first
+ * scenario (`bug.scenarios[0]`) on a seed where the control violates nothing, and shrunk to at most
+ * `plantedTimelineLinesMax` timeline lines (expectCaughtAndShrunk).
+ */
+export function describePlantedBugs(title: string, label: string, rootSeed: number, bugs: readonly PlantedBug[], interleavingsMax = 200): void {
+  const loaded = new Map<string, ClientUnderTest<any>>();
+  beforeAll(async () => {
+    for (const planted of [unpatchedControl, ...bugs]) loaded.set(planted.name, await plantedClient(planted));
+  });
+  describe(title, () => {
+    it.each(bugs.map((bug) => [bug.name, bug] as const))('%s: its scenario catches it and it shrinks to <= 30 timeline lines', (_name, bug) => {
+      expectCaughtAndShrunk(label, rootSeed, interleavingsMax, bug, loaded.get(bug.name)!, loaded.get(unpatchedControl.name)!, bug.scenarios[0]!);
+    });
+  }, 600_000);
 }

@@ -7,10 +7,8 @@
  * server's forgotten subscriptions are never renewed. Each is caught on a seed where the unpatched copy violates
  * nothing, and shrinks to at most 30 timeline lines.
  */
-import { beforeAll, describe, it } from 'vitest';
-import type { ClientUnderTest } from '../core/types.js';
-import { expectCaughtAndShrunk } from './planted-search.js';
-import { plantedClient, unpatchedControl, type PlantedBug } from './planting.js';
+import { describePlantedBugs } from './planted-search.js';
+import type { PlantedBug } from './planting.js';
 
 const bugs: readonly PlantedBug[] = [
   {
@@ -29,13 +27,5 @@ const bugs: readonly PlantedBug[] = [
   },
 ];
 
-const loaded = new Map<string, ClientUnderTest<any>>();
-beforeAll(async () => {
-  for (const planted of [unpatchedControl, ...bugs]) loaded.set(planted.name, await plantedClient(planted));
-});
 
-describe('planted bugs of a client that misses the end of its session', () => {
-  it.each(bugs.map((bug) => [bug.name, bug] as const))('%s: its scenario catches it and it shrinks to <= 30 timeline lines', (_name, bug) => {
-    expectCaughtAndShrunk('sessions', 0x5eed_0f13, 200, bug, loaded.get(bug.name)!, loaded.get(unpatchedControl.name)!, bug.scenarios[0]!);
-  });
-}, 600_000);
+describePlantedBugs('planted bugs of a client that misses the end of its session', 'sessions', 0x5eed_0f13, bugs);

@@ -52,6 +52,9 @@ export class CatalogLivenessChecker {
     this.listed = new Uint8Array(uris.length);
   }
 
+  /** Set by unclaim: the run offers nothing to list, so a later claim is ignored. */
+  private unclaimable = false;
+
   /** The client's declared list_changed debounce (ClientConfig.listChangedDebounceMs), for catalog-decisions.ts. */
   listChangedDebounceMs = defaultClientConfig.listChangedDebounceMs;
 
@@ -67,8 +70,6 @@ export class CatalogLivenessChecker {
     this.unclaimable = true;
     this.reviewMs = -1;
   }
-
-  private unclaimable = false;
 
   /** The client claims catalogs (catalog-decisions.ts judges only such a client too). */
   get claimed(): boolean {
