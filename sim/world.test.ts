@@ -74,6 +74,7 @@ const goldenTraceHashes: Record<string, number> = {
   'uri-spelling': 0x3e03f317,
   'uri-shapes': 0x04c8fcf4, // spellings and non-URIs added (core/uri.ts mutation work)
   'unannounced-disconnect': 0xa329ea32, // disconnects the client is not told of (new scenario)
+  'long-outage': 0x79eff43e, // outages of 25-45 s, once a run (new scenario)
 };
 
 describe('world: determinism', () => {

@@ -43,10 +43,23 @@ function disconnect(world: WorldHost, restart: boolean): void {
   world.schedule(reconnectAtMs, Kind.Reconnect, causeConnection, 0, null);
 }
 
+/**
+ * How long until the reconnect: 0.05-5 s, or (long-outage, once a run) 25-45 s, cut to end with the fault phase when
+ * that is later than 5 s away. Once: two long outages back to back would keep a change from any connection for
+ * longer than convergence_60s's 60 s, whatever the client does.
+ */
 function outageMs(world: WorldHost): number {
   const network = world.plan.network;
-  return world.chooser.between('network', 'outage', network.outageMsMin, network.outageMsMax);
+  const longOnce = world.faultCounts[faultIndex['long-outage']] === 0;
+  if (!longOnce || !world.fires('long-outage', 'long outage?')) return world.chooser.between('network', 'outage', network.outageMsMin, network.outageMsMax);
+  const drawnMs = world.chooser.between('network', 'long outage', longOutageMsMin, longOutageMsMax);
+  // The heal's slack (sim/checkers/convergence.ts healSettleMs) allows for an ordinary outage only.
+  return Math.min(drawnMs, Math.max(network.outageMsMax, world.plan.workload.faultPhaseMs - world.nowMs));
 }
+
+/** long-outage: longer than the authorization lease (20 s) and the reconciliation period (20-30 s) of the default configuration; short enough that a change made as it begins is still reflected within convergence_60s's 60 s. */
+const longOutageMsMin = 25_000;
+const longOutageMsMax = 45_000;
 
 /** old-session-notification: updates buffered on the dead session's stream surface after the reconnect. */
 function strandOldSessionMessages(world: WorldHost, session: ServerSession, reconnectAtMs: number): void {

@@ -88,4 +88,15 @@ describe('notified_unread (2025-11-25)', () => {
     oracle.finish(60_000);
     expect([violated(), judged()]).toEqual([0, 3]);
   });
+
+  it('an updated delivered on a session that ends before a step handles it owes nothing (the step telling the client of the end does not owe it)', () => {
+    // The long-outage scenario found it: a module client's notification came in the same instant as a disconnect whose
+    // outage outlasted notifiedReadBoundMs, so no connection existed to read it on.
+    oracle.observe({ kind: 'notified', resource: 0, version: 2, current: true });
+    oracle.observe({ kind: 'session-ended', timeMs: 1_000 });
+    oracle.judge([], truth({ timeMs: 1_000 }));
+    oracle.judge([], truth({ timeMs: 1_001 + notifiedReadBoundMs }));
+    oracle.finish(60_000);
+    expect([violated(), judged()]).toEqual([0, 0]);
+  });
 });

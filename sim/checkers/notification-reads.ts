@@ -67,9 +67,15 @@ export class NotificationReadChecker extends OwedPerResource {
     this.release(resource);
   }
 
-  /** The session ended (disconnect, server restart): the client re-subscribes and reads on the next one. */
+  /**
+   * The session ended (disconnect, server restart): the client re-subscribes and reads on the next one. Deliveries
+   * not yet handled by a step go too: they came on the ended session (a step that begins after this, the one telling
+   * the client of the end, would otherwise owe them on a connection that no longer exists).
+   */
   onSessionEnded(): void {
     this.releaseAll();
+    this.pendingUpdated.length = 0;
+    this.pendingBinding.length = 0;
   }
 
   /** An `updated` reached the client (any era; 2026 ones are taken from onBinding instead). */

@@ -13,7 +13,7 @@
 import type { ClientInput, ServerCapabilities } from '../../core/types.js';
 import type { Chooser } from '../chooser.js';
 import type { Kind, NotificationMessage, ResponseMessage } from './events.js';
-import type { FaultName } from '../faults.js';
+import type { FaultCounts, FaultName } from '../faults.js';
 import type { Lister } from '../actors/listing.js';
 import type { Oracle } from '../oracle.js';
 import type { InterleavingPlan } from '../plan.js';
@@ -38,6 +38,8 @@ export interface WorldHost {
   readonly capabilities: ServerCapabilities;
   /** Per fault (faultIndex order): 1 when the plan switches it on. */
   readonly faultOn: Uint8Array;
+  /** Per fault (faultIndex order): how often it fired so far. */
+  readonly faultCounts: FaultCounts;
   /** Per resource: the workload wants it subscribed. */
   readonly wanted: Uint8Array;
   /** Per resource: the subject (index into `subjects`) it is subscribed, read and served as. */
