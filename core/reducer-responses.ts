@@ -52,6 +52,26 @@ function onReadResponse(d: Draft, requestId: number, request: InflightRequest, o
   else if (read.code === permissionDeniedCode) learnRevocation(d, request.uri, sub!.subject, 'read');
   d.setAnsweredAt(request.uri, d.nowMs);
   settleReads(d, request.uri);
+  if (read.type === 'rejected' || (read.type === 'failed' && read.code !== permissionDeniedCode)) retrySoon(d, request.uri, request.readOrdinal);
+}
+
+/**
+ * A read brought nothing to take (an error, or an answer broken by construction): what it was sent for (a pulse, a
+ * reconciliation) is still unread. With older reads still on their way it was the newest: the URI is dirty, and the
+ * follow-up read goes when they settle (a newer read on its way answers it instead). With none, the next
+ * reconciliation read comes readHedgeMs from now instead of a period later: a server failing every read gets one
+ * read per readHedgeMs per resource.
+ */
+function retrySoon(d: Draft, uri: string, readOrdinal: number): void {
+  const sub = d.subscription(uri);
+  if (sub === undefined || !isLive(sub.state)) return;
+  const tracking = d.uriState(uri);
+  if (tracking.inFlight > 0) {
+    if (readOrdinal === sub.lastIssuedOrdinal && !tracking.dirty) d.setReads(uri, tracking.inFlight, true);
+    return;
+  }
+  const atMs = d.nowMs + d.config.readHedgeMs;
+  if (atMs < d.timerDeadline('reconcile', uri)) d.armTimer('reconcile', uri, atMs);
 }
 
 /** After a read settles: one coalesced follow-up read if dirty, otherwise back to ACTIVE when idle. */

@@ -7,6 +7,7 @@ import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
 import { defaultNetwork, defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications } from './discovery.js';
+import { longOutage, readErrors } from './server-trouble.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
 import { uriShapes } from './uri-shapes.js';
@@ -21,7 +22,7 @@ import {
   workload,
 } from './shape.js';
 
-export { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications };
+export { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications, longOutage, readErrors };
 
 export const readRace: Scenario = {
   name: 'read-race',
@@ -203,25 +204,6 @@ export const unannouncedDisconnect: Scenario = {
 };
 
 /**
- * Outages longer than the authorization lease and the reconciliation period (long-outage: a partition, a deploy):
- * the client has no connection for 25-45 s while the application goes on serving, subscribing and closing. Content
- * whose lease ended must not be served (served_outside_lease); nothing may be sent while there is no connection (the reconciliation, lease and resubscribe timers fire then:
- * old_session_effect); after the reconnect every wanted resource converges (healed_convergence). Swarms never draw it.
- */
-export const longOutage: Scenario = {
-  name: 'long-outage',
-  description: 'outages of 25-45 s: leases run out and timers fire while the client has no connection; serving, subscribing and closing go on',
-  targets: ['served_outside_lease', 'old_session_effect', 'convergence_60s', 'healed_convergence'],
-  catches: ['naive-no-resubscribe'],
-  sometimes: ['disconnect', 'long-outage'],
-  plan: (chooser) => {
-    const faultPhaseMs = chooser.between('workload', 'long fault phase', 60_000, 120_000);
-    const faults = { disconnect: ratio(1, 20), 'server-restart': ratio(1, 40), 'long-outage': ratio(3, 4) };
-    return plan(faults, { ...workload(chooser, { ...servingWorkload, closeRatio: ratio(1, 6), closeTickMs: 4_000, resubscribeDelayMsMax: 8_000 }), faultPhaseMs });
-  },
-};
-
-/**
  * A server without the resources capability (a tools-only server, say): the client must send no resources/* request
  * at all and refuse the commands that need one (core/reducer.ts refusedForCapability); nothing is owed convergence.
  * Step clients only (sim/applicability.ts).
@@ -383,6 +365,7 @@ export const scenarios: readonly Scenario[] = [
   revocationRace,
   unannouncedDisconnect,
   longOutage,
+  readErrors,
   noResourcesCapability,
   noSubscribeCapability,
   clientCrash,

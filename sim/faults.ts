@@ -53,6 +53,7 @@ export const faultNames = [
   'malformed-response-id',
   'late-unsubscribe-ack',
   'long-outage',
+  'read-error',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -113,6 +114,7 @@ export const faultDescriptions: Record<FaultName, string> = {
   'late-unsubscribe-ack': 'the resources/unsubscribe response delayed past the client\'s ACK timeout (5-8 s): it arrives after the retry, often after the retry\'s own ACK',
   'malformed-response-id': 'a copy of a resources/read answer whose id is not a positive integer (0, -1 or 1.5), next to the real answer',
   'long-outage': 'a disconnect or server restart whose outage lasts 25-45 s (a partition, a deploy), not 0.05-5 s: authorization leases run out and the reconciliation, lease and resubscribe timers fire while the client has no connection',
+  'read-error': 'a resources/read of an existing resource answered with a transient server error (-32603 internal error, -32000 server busy) instead of its content: neither a deletion nor a revocation',
   'stray-notification': 'a 2025-11-25 resources/updated for a URI the client never subscribed (outside the catalog), or for no URI at all, next to a real one: audited and ignored, or rejected',
 };
 
@@ -129,9 +131,9 @@ export const faultDescriptions: Record<FaultName, string> = {
  * make (and the gate parts and goldens pinned on them).
  * stray-notification is drawn only by old-session-notification, malformed-response-id only by
  * malformed-read-response, late-unsubscribe-ack only by lost-unsubscribe-ack (a fault added to the swarms' catalogue
- * would move every swarm interleaving). long-outage is long-outage's own for the same reason.
+ * would move every swarm interleaving). long-outage and read-error are their scenarios' own for the same reason.
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'listen-ack-repeated', 'stray-notification', 'malformed-response-id', 'late-unsubscribe-ack', 'long-outage'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'listen-ack-repeated', 'stray-notification', 'malformed-response-id', 'late-unsubscribe-ack', 'long-outage', 'read-error'];
 /** The faults that only fire on 2026-07-28 connections (those of the swarms; scenario-only ones apart). */
 export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => (fault.startsWith('listen-') && !scenarioOnlyFaults.includes(fault)) || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
 // ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)

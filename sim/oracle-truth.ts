@@ -21,6 +21,10 @@ export class OracleTruth extends OracleCheckers {
       case 'unsubscribed':
         this.onUnsubscribeCommand(event.resource, event.timeMs);
         break;
+      case 'read-answered':
+        this.notifiedReads.onReadAnswered(event.resource, event.requestSentAtMs, event.failed, event.timeMs);
+        this.amplification.onReadAnswered(event.session, event.requestId, event.failed);
+        break;
       case 'notified':
         this.onNotificationDelivered(event.resource, event.version, event.current);
         this.notifiedReads.onNotified(event.resource, event.version, event.current);

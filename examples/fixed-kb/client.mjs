@@ -6,6 +6,8 @@
 // - every (re)connect subscribes to every watched URI again and re-reads it; notifications of an old
 //   connection are ignored;
 // - a periodic re-read every 10 s catches anything a lost notification would have left stale;
+// - a read answered with any other error (a server failing for a moment) is made again after the debounce:
+//   the change it was sent for is still unread;
 // - a revocation (from the authorization feed, or a read answered -32003) drops the cached text at once;
 // - an unsubscribe is sent again every 10 s until the server acknowledges it (a lost ACK and a lost
 //   request look alike), the URI is watched again or the connection changes;
@@ -56,6 +58,7 @@ export default {
       }
       state.inFlight = true;
       const ordinal = ++state.issued;
+      let failed = false;
       const via = client;
       try {
         const result = await via.readResource({ uri });
@@ -76,6 +79,8 @@ export default {
           } else if (notFound.includes(error?.code)) {
             state.kept = ordinal;
             state.text = undefined;
+          } else if (ordinal === state.issued) {
+            failed = true; // the newest read brought nothing: read again (an older read on its way is older news)
           }
         }
       } finally {
@@ -83,7 +88,7 @@ export default {
         if (state.dirty && entry(uri) === state) {
           state.dirty = false;
           read(uri);
-        }
+        } else if (failed) scheduleRead(uri);
       }
     }
 

@@ -74,7 +74,10 @@ export const malformedReadKinds = [
   'error-invalid-params',
   'error-message-not-string',
 ] as const;
-export type MalformedReadKind = (typeof malformedReadKinds)[number] | 'not-found-invalid-params';
+export type MalformedReadKind = (typeof malformedReadKinds)[number] | 'not-found-invalid-params' | typeof transientErrorKind;
+
+/** read-error (sim/actors/serving.ts): a transient server error in place of content; the client takes nothing from it and rejects nothing. */
+export const transientErrorKind = 'transient-error';
 
 /**
  * What the client must make of an answer of each kind: `accept` (well-formed: content or not-found, taken as such
@@ -109,6 +112,7 @@ export const readAnswerExpectations: Record<MalformedReadKind, ReadAnswerExpecta
   'error-invalid-params': 'fail',
   'error-message-not-string': 'fail',
   'not-found-invalid-params': 'accept',
+  [transientErrorKind]: 'fail',
 };
 
 /** The answer as served; `malformed`: it breaks the schema or is an error in place of content (nothing may be accepted from it). */

@@ -11,7 +11,7 @@ import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
 import { cancelListen, isEra2026Session, listenTagsFor, readStreamFate, replayLater, serveListen, withCacheHint } from './era2026.js';
 import type { ListenMessage } from '../kernel/events.js';
-import { malformRead, malformedReadKinds, readAnswerExpectations, respellNotFound, type MalformedRead } from './malformed-reads.js';
+import { malformRead, malformedReadKinds, readAnswerExpectations, respellNotFound, transientErrorKind, type MalformedRead } from './malformed-reads.js';
 import { resourceNotFoundCode } from '../../core/protocol.js';
 
 /** A request reached the server on session `generation`, sent by a client step of `cause`. */
@@ -87,7 +87,9 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
     hinted = withCacheHint(world, session, answer.outcome, request.subject);
     if (hinted !== null) answer.outcome = hinted.outcome;
   }
-  const malformed = hinted === null ? malformedAnswer(world, resource, answer.outcome) : null;
+  const failed = hinted === null && answer.outcome.type === 'result' && world.fires('read-error', 'read error?');
+  if (failed) answer.outcome = transientError(world);
+  const malformed = hinted === null && !failed ? malformedAnswer(world, resource, answer.outcome) : null;
   if (malformed !== null) answer.outcome = malformed.outcome;
   const network = world.plan.network;
   if (world.fires('slow-read', 'slow read?')) {
@@ -99,6 +101,7 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
   }
   const message = respond(world, session, cause, request, resource, answer.outcome, answer.version, answer.exists, extraDelayMs, answer.deniedSubject, null);
   if (malformed !== null) message.malformed = malformed.kind;
+  else if (failed) message.malformed = transientErrorKind;
   if (world.fires('malformed-response-id', 'malformed response id?')) sendMalformedId(world, session, cause, message);
   if (hinted !== null) {
     message.hint = hinted.hint;
@@ -107,6 +110,16 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
 }
 
 /** Ids a JSON-RPC response to one of the client's requests never carries (they are positive integers). */
+/** read-error: what a server that fails for a moment answers (the resource exists and the subject may read it). */
+const transientErrors: readonly ResponseOutcome[] = [
+  { type: 'error', code: -32603, message: 'Internal error' },
+  { type: 'error', code: -32000, message: 'Server busy, try again' },
+];
+
+function transientError(world: WorldHost): ResponseOutcome {
+  return transientErrors[world.chooser.draw('server', 'read error kind', transientErrors.length)]!;
+}
+
 const malformedIds = [0, -1, 1.5];
 
 /**

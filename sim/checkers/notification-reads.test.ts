@@ -10,6 +10,7 @@ import type { ClientEffect } from '../../core/types.js';
 import { Oracle, invariantIndex } from '../oracle.js';
 import { truth } from '../../test/oracle-steps.js';
 import { coalesceWindowMs, notifiedReadBoundMs } from './notification-reads.js';
+import { causeNotification } from '../causes.js';
 
 const uriA = 'test://static/resource/1';
 const uriB = 'test://static/resource/2';
@@ -89,6 +90,31 @@ describe('notified_unread (2025-11-25)', () => {
     expect([violated(), judged()]).toEqual([0, 3]);
   });
 
+  it('a read that answered an updated and brought nothing to take owes a new read; a success, or a newer read on its way, does not', () => {
+    const answered = (requestId: number, sentAtMs: number, failed: boolean, timeMs: number): void => {
+      oracle.observe({ kind: 'read-answered', resource: 0, session: 1, requestId, requestSentAtMs: sentAtMs, failed, timeMs });
+      oracle.judge([], truth({ timeMs }));
+    };
+    notified(1_000, 2, [read(1)]);
+    answered(1, 1_000, true, 1_050);
+    oracle.judge([], truth({ timeMs: 1_051 + notifiedReadBoundMs }));
+    expect(violated()).toBe(1);
+    expect(oracle.violations.find((violation) => violation.invariant === 'notified_unread')!.detail).toContain('brought nothing to take at 1050 ms');
+    // A newer read already on its way answers it.
+    notified(10_000, 3, [read(2)]);
+    oracle.judge([read(3)], truth({ timeMs: 10_020 }));
+    answered(2, 10_000, true, 10_030);
+    oracle.judge([], truth({ timeMs: 10_031 + notifiedReadBoundMs }));
+    expect(violated()).toBe(1);
+    // Answered with news, then a later (reconciliation) read fails: nothing is owed.
+    notified(20_000, 4, [read(4)]);
+    answered(4, 20_000, false, 20_050);
+    oracle.judge([read(5)], truth({ timeMs: 21_000 }));
+    answered(5, 21_000, true, 21_050);
+    oracle.finish(60_000);
+    expect(violated()).toBe(1);
+  });
+
   it('an updated delivered on a session that ends before a step handles it owes nothing (the step telling the client of the end does not owe it)', () => {
     // The long-outage scenario found it: a module client's notification came in the same instant as a disconnect whose
     // outage outlasted notifiedReadBoundMs, so no connection existed to read it on.
@@ -98,5 +124,20 @@ describe('notified_unread (2025-11-25)', () => {
     oracle.judge([], truth({ timeMs: 1_001 + notifiedReadBoundMs }));
     oracle.finish(60_000);
     expect([violated(), judged()]).toEqual([0, 0]);
+  });
+});
+
+describe('read_amplification counts the reads the server failed as its own, not the client\'s', () => {
+  it('a notification read answered with a failure leaves the numerator; one answered with news, or another read, stays', () => {
+    oracle.judge([read(1), read(2)], truth({ timeMs: 1_000, cause: causeNotification }));
+    oracle.judge([read(3)], truth({ timeMs: 1_000 }));
+    expect(oracle.notificationReads).toBe(2);
+    const answered = (requestId: number, failed: boolean): void => oracle.observe({ kind: 'read-answered', resource: 0, session: 1, requestId, requestSentAtMs: 1_000, failed, timeMs: 1_050 });
+    answered(1, true);
+    answered(1, true); // answered twice (a replayed copy): taken out once
+    answered(2, false);
+    answered(3, true); // not a notification read
+    expect(oracle.notificationReads).toBe(1);
+    expect(oracle.totalReads).toBe(3);
   });
 });

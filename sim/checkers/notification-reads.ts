@@ -19,6 +19,11 @@
  * - 2026-07-28: the binding `updated` (read_your_notification's: of the live listen acknowledged with the
  *   resource it asked for); those a client may rightly ignore (before the ack, wrong or missing id, outside
  *   the filter, after the end) owe nothing. Copies do not excuse: no rule lets a 2026 client skip one.
+ * A read that answers an obligation must bring the news: when the answer to the read sent last for a notified resource
+ * carries nothing the client can take (an error where the resource exists, or an answer broken by construction), the
+ * news is still unread, and a read sent after that answer is owed within the same bound (SPEC §3.3 coalescing lets a
+ * pulse wait for a read, never vanish; a failed read is no read of it). A failed read that answers no notification
+ * (a reconciliation read, say, with every pulse before it already read) owes nothing.
  * An obligation ends without a read when its reason goes: the application unsubscribes, the subject loses
  * access, the connection changes, the client crashes, or (2026) the listen holding the resource ends (the
  * re-read after the next ack covers it).
@@ -42,6 +47,10 @@ export class NotificationReadChecker extends OwedPerResource {
   private readonly revoked: Uint8Array;
   /** When a read of each resource was last sent (-Infinity: never). */
   private readonly lastReadSentMs: Float64Array;
+  /** When the latest obliging updated of each resource reached the client, until a read sent since is answered with news (-1: none). */
+  private readonly notifiedAtMs: Float64Array;
+  /** Per resource: what is owed was owed again by a failed answer (for the violation's text). */
+  private readonly failedRead: Uint8Array;
   /** 2025-11-25: the highest version of each resource delivered on the current session (0: none). */
   private readonly delivered: Int32Array;
   /** Deliveries observed before the step that handles them: [resource, version] pairs (2025), resources (2026 binding). */
@@ -60,6 +69,8 @@ export class NotificationReadChecker extends OwedPerResource {
     this.revoked = new Uint8Array(uris.length);
     this.delivered = new Int32Array(uris.length);
     this.lastReadSentMs = new Float64Array(uris.length).fill(Number.NEGATIVE_INFINITY);
+    this.notifiedAtMs = new Float64Array(uris.length).fill(none);
+    this.failedRead = new Uint8Array(uris.length);
   }
 
   onRevoked(resource: number): void {
@@ -74,6 +85,7 @@ export class NotificationReadChecker extends OwedPerResource {
    */
   onSessionEnded(): void {
     this.releaseAll();
+    this.notifiedAtMs.fill(none);
     this.pendingUpdated.length = 0;
     this.pendingBinding.length = 0;
   }
@@ -98,6 +110,7 @@ export class NotificationReadChecker extends OwedPerResource {
     if (truth.currentSession !== this.session) {
       this.session = truth.currentSession;
       this.releaseAll();
+      this.notifiedAtMs.fill(none);
       this.delivered.fill(0);
     }
     if (this.pendingUpdated.length === 0 && this.pendingBinding.length === 0) return;
@@ -117,6 +130,24 @@ export class NotificationReadChecker extends OwedPerResource {
     if (!this.duplicatesSeen || timeMs - this.lastReadSentMs[resource]! > coalesceWindowMs) this.oweRead(resource, timeMs);
   }
 
+  /**
+   * The answer to a read of `resource` sent at `requestSentAtMs` reached the client on the current session. With news
+   * (`failed` false) it answers every notification before its send; without, the notification it answered is owed
+   * again from now, unless a later read is already on its way (that one answers it).
+   */
+  onReadAnswered(resource: number, requestSentAtMs: number, failed: boolean, timeMs: number): void {
+    const notifiedAtMs = this.notifiedAtMs[resource]!;
+    if (notifiedAtMs === none || requestSentAtMs < notifiedAtMs) return;
+    if (!failed) {
+      this.notifiedAtMs[resource] = none;
+      return;
+    }
+    if (this.lastReadSentMs[resource]! <= requestSentAtMs) {
+      this.oweRead(resource, timeMs);
+      if (this.owedSinceMs[resource] === timeMs) this.failedRead[resource] = 1;
+    }
+  }
+
   /** The client sent a resources/read of `resource` (in a step at or after every delivery owed so far). */
   onReadSent(resource: number, timeMs: number): void {
     if (resource < 0) return;
@@ -134,7 +165,10 @@ export class NotificationReadChecker extends OwedPerResource {
   }
 
   private oweRead(resource: number, timeMs: number): void {
-    if (resource < 0 || this.wanted[resource] === 0 || this.revoked[resource] === 1 || !this.owe(resource, timeMs)) return;
+    if (resource < 0 || this.wanted[resource] === 0 || this.revoked[resource] === 1) return;
+    if (timeMs > this.notifiedAtMs[resource]!) this.notifiedAtMs[resource] = timeMs;
+    if (!this.owe(resource, timeMs)) return;
+    this.failedRead[resource] = 0;
     this.sink.checked('notified_unread');
     const deadlineMs = timeMs + notifiedReadBoundMs;
     if (deadlineMs < this.earliestDeadlineMs) this.earliestDeadlineMs = deadlineMs;
@@ -150,7 +184,9 @@ export class NotificationReadChecker extends OwedPerResource {
       const sinceMs = this.owedSinceMs[resource]!;
       if (sinceMs === none) continue;
       if (sinceMs + notifiedReadBoundMs < timeMs) {
-        this.sink.violate('notified_unread', timeMs, this.uris[resource]!, `an updated of ${this.uris[resource]} reached the client at ${sinceMs} ms and no read of it followed within ${notifiedReadBoundMs} ms`);
+        const uri = this.uris[resource]!;
+        const what = this.failedRead[resource] === 1 ? `the read answering an updated of ${uri} brought nothing to take at ${sinceMs} ms` : `an updated of ${uri} reached the client at ${sinceMs} ms`;
+        this.sink.violate('notified_unread', timeMs, uri, `${what} and no read of it followed within ${notifiedReadBoundMs} ms`);
         this.release(resource);
       } else if (sinceMs + notifiedReadBoundMs < earliest) earliest = sinceMs + notifiedReadBoundMs;
     }

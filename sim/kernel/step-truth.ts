@@ -2,7 +2,8 @@
  * The ground truth a client step is judged with, and the small pure helpers both worlds use around a
  * step: what a current-session response tells the oracle, the trace hash, the per-step jitter.
  */
-import type { ResponseMessage } from './events.js';
+import { responseIdKind, type ResponseMessage } from './events.js';
+import { readAnswerExpectations, type MalformedReadKind } from '../actors/malformed-reads.js';
 import type { Oracle, StepTruth } from '../oracle.js';
 import type { Timeline } from '../timeline.js';
 import { mix32 } from '../prng.js';
@@ -29,12 +30,21 @@ export function fillStepTruth(truth: StepTruth, timeMs: number, cause: number, c
 /** What a current-session response tells the client, recorded before its step is judged. */
 export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, message: ResponseMessage, nowMs: number): void {
   if (message.deniedSubject >= 0) oracle.observe({ kind: 'learned', resource: message.resource, subject: message.deniedSubject, timeMs: nowMs });
+  else if (message.read && message.resource >= 0 && message.malformed !== responseIdKind) {
+    oracle.observe({ kind: 'read-answered', resource: message.resource, session: message.requestSession, requestId: message.requestId, requestSentAtMs: message.requestSentAtMs, failed: answerFailed(message), timeMs: nowMs });
+  }
   const list = message.list;
   if (list === null) return;
   const outcome = message.outcome;
   oracle.observe({ kind: 'list-page', nextCursor: outcome.type === 'result' ? (outcome.result as { nextCursor?: unknown } | null)?.nextCursor : undefined });
   if (list.last) oracle.observe({ kind: 'pass-completed', pass: list.pass, proof: list.proof, startMs: list.passStartMs, served: list.served!, timeMs: nowMs, hint: list.hint });
   timeline?.note(nowMs, `[truth] list pass ${list.pass} page${list.last ? ' (last)' : ''}: ${list.proof}`);
+}
+
+/** A read answer the client can take nothing from: an error where the resource exists, or one broken by construction. */
+function answerFailed(message: ResponseMessage): boolean {
+  if (message.malformed !== null) return readAnswerExpectations[message.malformed as MalformedReadKind] !== 'accept';
+  return message.outcome.type === 'error' && message.exists;
 }
 
 /** One FNV-1a-style step of a trace hash. */

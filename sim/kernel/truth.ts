@@ -15,6 +15,12 @@ export type TruthEvent =
   /** The application subscribed / unsubscribed the resource (convergence and close fences are about these). */
   | { kind: 'subscribed'; resource: number; timeMs: number }
   | { kind: 'unsubscribed'; resource: number; timeMs: number }
+  /**
+   * A read's answer reached the client on the current session (not a permission denial, not a copy with a broken
+   * id): `failed` when it carries nothing the client can take (an error in place of content, or an answer broken by
+   * construction), not when it is content or a not-found.
+   */
+  | { kind: 'read-answered'; resource: number; session: number; requestId: number; requestSentAtMs: number; failed: boolean; timeMs: number }
   /** An update notification reached the client, on the current session or an ended one. */
   | { kind: 'notified'; resource: number; version: number; current: boolean }
   /** A subject lost access; the client learned of it (authorization feed or a denied read). */

@@ -1,0 +1,44 @@
+/**
+ * Scenarios of a server in trouble for a while, each the only one to draw its fault (the swarms never do): a long
+ * outage (long-outage) and reads failing with transient errors (read-error).
+ */
+import { ratio } from '../sim/faults.js';
+import type { Scenario } from './scenario.js';
+import { plan, servingWorkload, workload } from './shape.js';
+
+/**
+ * Outages longer than the authorization lease and the reconciliation period (long-outage: a partition, a deploy):
+ * the client has no connection for 25-45 s while the application goes on serving, subscribing and closing. Content
+ * whose lease ended must not be served (served_outside_lease); nothing may be sent while there is no connection (the reconciliation, lease and resubscribe timers fire then:
+ * old_session_effect); after the reconnect every wanted resource converges (healed_convergence). Swarms never draw it.
+ */
+export const longOutage: Scenario = {
+  name: 'long-outage',
+  description: 'outages of 25-45 s: leases run out and timers fire while the client has no connection; serving, subscribing and closing go on',
+  targets: ['served_outside_lease', 'old_session_effect', 'convergence_60s', 'healed_convergence'],
+  catches: ['naive-no-resubscribe'],
+  sometimes: ['disconnect', 'long-outage'],
+  plan: (chooser) => {
+    const faultPhaseMs = chooser.between('workload', 'long fault phase', 60_000, 120_000);
+    const faults = { disconnect: ratio(1, 20), 'server-restart': ratio(1, 40), 'long-outage': ratio(3, 4) };
+    return plan(faults, { ...workload(chooser, { ...servingWorkload, closeRatio: ratio(1, 6), closeTickMs: 4_000, resubscribeDelayMsMax: 8_000 }), faultPhaseMs });
+  },
+};
+
+/**
+ * Reads answered with transient server errors (read-error: -32603 or -32000 for a resource that exists and may be
+ * read): none is a deletion (no tombstone) or a revocation (fresh content still served: refused_fresh), and the news a
+ * failed read was sent for is read again within notified_unread's bound (SPEC §3.3: a pulse may wait, never vanish).
+ * Edits every 1-9 s, mostly further apart than that bound, so the next pulse seldom rescues a failed read; slow reads
+ * (a third) leave an older read on its way when a newer one fails. The application serves every 1-3 s. Read amplification
+ * counts the failed reads too (one in six: the reference stays under the gate's 1.2). Swarms never draw it.
+ */
+export const readErrors: Scenario = {
+  name: 'read-errors',
+  description: 'one read answer in six is a transient server error: no tombstone, no revocation, and the read a failed one was sent for is made again',
+  targets: ['notified_unread', 'refused_fresh', 'convergence_60s', 'healed_convergence'],
+  catches: [],
+  sometimes: ['read-error'],
+  plan: (chooser) =>
+    plan({ 'read-error': ratio(1, 6), 'slow-read': ratio(1, 3) }, workload(chooser, { ...servingWorkload, mutationIntervalMsMin: 1_000, mutationIntervalMsMax: 9_000, deleteRatio: ratio(1, 20) })),
+};
