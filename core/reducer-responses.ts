@@ -92,15 +92,20 @@ function settleReads(d: Draft, uri: string): void {
   }
 }
 
+/** A subscribe or unsubscribe answer whose result is not an object is no acknowledgement: rejected, whatever it answers. */
+function brokenAck(d: Draft, method: string, outcome: ResponseOutcome): boolean {
+  if (outcome.type !== 'result' || isObject(outcome.result)) return false;
+  d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: `${method} result must be an object` } });
+  return true;
+}
+
 function onSubscribeResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
+  const broken = brokenAck(d, 'resources/subscribe', outcome);
   const sub = d.subscription(request.uri);
   if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration || sub.state !== 'SUBSCRIBING') {
     return;
   }
-  if (outcome.type === 'error' || !isObject(outcome.result)) {
-    if (outcome.type === 'result') {
-      d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'resources/subscribe result must be an object' } });
-    }
+  if (outcome.type === 'error' || broken) {
     subscribeFailed(d, request.uri);
     return;
   }
@@ -121,13 +126,11 @@ function onListenResponse(d: Draft, request: InflightRequest, outcome: ResponseO
 }
 
 function onUnsubscribeResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
+  const broken = brokenAck(d, 'resources/unsubscribe', outcome);
   const sub = d.subscription(request.uri);
   if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration) return;
   if (sub.state !== 'UNSUBSCRIBING' && sub.state !== 'UNSUBSCRIBE_UNKNOWN') return;
-  if (outcome.type === 'error') return; // stays closing; the timer retries
-  if (!isObject(outcome.result)) {
-    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedResponse', detail: 'resources/unsubscribe result must be an object' } });
-    return; // not an ACK: stays closing; the timer retries
-  }
+  // An error, or an answer that is no ACK: stays closing; the timer retries.
+  if (outcome.type === 'error' || broken) return;
   closeSubscription(d, request.uri, 'ACKED');
 }

@@ -1,6 +1,6 @@
 /**
  * Scenarios of a server in trouble for a while, each the only one to draw its fault (the swarms never do): a long
- * outage (long-outage) and reads failing with transient errors (read-error).
+ * outage (long-outage), reads failing with transient errors (read-error), acknowledgements that are no objects (malformed-ack).
  */
 import { ratio } from '../sim/faults.js';
 import type { Scenario } from './scenario.js';
@@ -41,4 +41,22 @@ export const readErrors: Scenario = {
   sometimes: ['read-error'],
   plan: (chooser) =>
     plan({ 'read-error': ratio(1, 6), 'slow-read': ratio(1, 3) }, workload(chooser, { ...servingWorkload, mutationIntervalMsMin: 1_000, mutationIntervalMsMax: 9_000, deleteRatio: ratio(1, 20) })),
+};
+
+/**
+ * Subscribe and unsubscribe answers whose result is not an object (malformed-ack: null, "ok", [], 1, true), a third of
+ * them: the server did subscribe or unsubscribe, but such an answer is no acknowledgement. The client records a typed
+ * MalformedResponse rejection, moves nothing to ACTIVE or CLOSED by it, and converges by its retries (the subscribe
+ * retry; the unsubscribe's ACK timeout). Server restarts answer the first requests with errors while warming up, which
+ * must not be rejected as malformed. Step clients only (sim/applicability.ts stepInterfaceFaults: over the SDK the
+ * client's own result schema decides).
+ */
+export const malformedAcks: Scenario = {
+  name: 'malformed-acks',
+  description: 'a third of subscribe and unsubscribe answers carry a result that is not an object: a typed rejection, no acknowledgement, retries converge',
+  targets: ['malformed_response_unrejected', 'server_subscription_kept', 'convergence_60s', 'healed_convergence'],
+  catches: [],
+  sometimes: ['malformed-ack', 'server-restart'],
+  plan: (chooser) =>
+    plan({ 'malformed-ack': ratio(1, 3), 'server-restart': ratio(1, 15) }, workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMax: 5_000, deleteRatio: ratio(0, 1) })),
 };

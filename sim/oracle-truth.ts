@@ -21,6 +21,10 @@ export class OracleTruth extends OracleCheckers {
       case 'unsubscribed':
         this.onUnsubscribeCommand(event.resource, event.timeMs);
         break;
+      case 'subscribe-acked':
+        // An ACK of a subscribe sent before the application last gave the resource up acknowledges nothing it wants now.
+        if (!this.close.closedSinceSent(event.resource, event.requestSentAtMs)) this.notifiedReads.onSubscribeAcked(event.resource, event.timeMs);
+        break;
       case 'read-answered':
         this.notifiedReads.onReadAnswered(event.resource, event.requestSentAtMs, event.failed, event.timeMs);
         this.amplification.onReadAnswered(event.session, event.requestId, event.failed);

@@ -6,7 +6,7 @@ import type { ResponseOutcome } from '../../core/types.js';
 import type { ListPageTruth } from './listing.js';
 import { causeNotification, causeWorkload } from '../oracle.js';
 import { methodNotFoundCode, type ServerSession } from './server.js';
-import { Kind, responseIdKind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
+import { ackNotObjectKind, Kind, responseIdKind, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../kernel/events.js';
 import type { WorldHost } from '../kernel/host.js';
 import { scheduleNext } from './recurring.js';
 import { cancelListen, isEra2026Session, listenTagsFor, readStreamFate, replayLater, serveListen, withCacheHint } from './era2026.js';
@@ -52,7 +52,10 @@ export function serveRequest(world: WorldHost, generation: number, cause: number
     if (lost) return;
     // late-unsubscribe-ack: past the reference's ACK timeout (unsubscribeTimeoutMs, 5 s), so the retry overtakes it.
     const lateMs = unsubscribe && world.fires('late-unsubscribe-ack', 'late unsubscribe ack?') ? world.chooser.between('network', 'late unsubscribe ack delay', 5_000, 8_000) : 0;
-    respond(world, session, cause, request, resource, { type: 'result', result: {} }, 0, true, lateMs, -1, null);
+    const broken = world.fires('malformed-ack', 'malformed ack?');
+    const outcome: ResponseOutcome = broken ? { type: 'result', result: brokenAcks[world.chooser.draw('server', 'malformed ack result', brokenAcks.length)] } : { type: 'result', result: {} };
+    const message = respond(world, session, cause, request, resource, outcome, 0, true, lateMs, -1, null);
+    if (broken) message.malformed = ackNotObjectKind;
     return;
   }
   respond(world, session, cause, request, -1, { type: 'error', code: methodNotFoundCode, message: 'Method not found' }, 0, true, 0, -1, null);
@@ -110,6 +113,9 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
 }
 
 /** Ids a JSON-RPC response to one of the client's requests never carries (they are positive integers). */
+/** malformed-ack: results of a subscribe or unsubscribe answer that are not the empty object MCP calls for (nor any object). */
+const brokenAcks: readonly unknown[] = [null, 'ok', [], 1, true];
+
 /** read-error: what a server that fails for a moment answers (the resource exists and the subject may read it). */
 const transientErrors: readonly ResponseOutcome[] = [
   { type: 'error', code: -32603, message: 'Internal error' },

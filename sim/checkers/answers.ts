@@ -8,6 +8,10 @@
  * And `malformed_response_unrejected` (SPEC §11): a response whose id is not a positive integer (malformed-response-id,
  * a copy of a read's answer) is a typed rejection (ProtocolRejected), not an unknown answer audited.
  *
+ * It also judges subscribe and unsubscribe answers (2025-11-25) on the session they were sent on: one whose result is not
+ * an object (malformed-ack) is a typed MalformedResponse rejection and no acknowledgement (the step moves nothing to
+ * ACTIVE or CLOSED by it), and an error answer (a restarted server warming up) is never rejected as malformed.
+ *
  * And `malformed_read_accepted` (SPEC §11): an answer the server broke by construction (malformed-read-response,
  * sim/actors/malformed-reads.ts), or an error answer in place of content, gives nothing: the step answering it
  * accepts no version and pends no tombstone, whatever session it came on.
@@ -27,7 +31,7 @@
 import type { ClientEffect } from '../../core/types.js';
 import { acceptsNothing, readAnswerExpectations, type MalformedReadKind } from '../actors/malformed-reads.js';
 import type { StepTruth } from './step-truth.js';
-import { responseIdKind } from '../kernel/events.js';
+import { ackNotObjectKind, responseIdKind } from '../kernel/events.js';
 import type { CheckingSink } from './sink.js';
 
 /** Effects that record what became of an answer. */
@@ -109,6 +113,28 @@ export class AnswerChecker {
     for (let index = 0; index < effects.length; index++) if (effects[index]!.type === 'ProtocolRejected') return;
     const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
     this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `a response whose id is not a positive integer (a copy of the answer to a read of ${uri === '' ? 'an unknown URI' : uri}) left no typed rejection`);
+  }
+
+  /** A step that answered a 2025-11-25 resources/subscribe or unsubscribe (`method`): broken (malformed-ack) or an error, see above. */
+  judgeAckAnswered(effects: readonly ClientEffect[], truth: StepTruth, method: string, error: boolean): void {
+    const broken = truth.malformedRead === ackNotObjectKind;
+    if ((!broken && !error) || truth.requestSession !== truth.currentSession || truth.requestSentAtMs < 0 || truth.requestSentAtMs <= this.lastCrashMs) return;
+    this.sink.checked('malformed_response_unrejected');
+    const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
+    const acked = method === 'resources/subscribe' ? 'subscribe_acked' : 'unsubscribe_acked';
+    let rejected: unknown = null;
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
+      if (effect.type === 'ProtocolRejected') rejected = (effect.rejection as { kind?: unknown } | undefined)?.kind ?? 'a rejection without a kind'; // a client's effect: its shape is not trusted
+      else if (broken && effect.type === 'Transitioned' && effect.event === acked) {
+        this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `took a ${method} answer whose result is not an object for an acknowledgement (${effect.from} → ${effect.to}), sent at ${truth.requestSentAtMs} ms`);
+        return;
+      }
+    }
+    if (error && rejected !== null) this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `rejected (${String(rejected)}) a well-formed error answer to ${method}, sent at ${truth.requestSentAtMs} ms`);
+    else if (broken && rejected !== 'MalformedResponse') {
+      this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `${rejected === null ? 'left no' : `recorded ${String(rejected)}, not a`} MalformedResponse rejection for a ${method} answer whose result is not an object, sent at ${truth.requestSentAtMs} ms`);
+    }
   }
 
   private judgeMalformed(effects: readonly ClientEffect[], truth: StepTruth, kind: string): void {

@@ -31,6 +31,8 @@ beforeEach(() => {
   oracle.onSubscribeCommand(0, 0);
   oracle.onSubscribeCommand(1, 0);
   oracle.judge([], truth({ timeMs: 1 }));
+  oracle.observe({ kind: 'subscribe-acked', resource: 0, requestSentAtMs: 0, timeMs: 1 });
+  oracle.observe({ kind: 'subscribe-acked', resource: 1, requestSentAtMs: 0, timeMs: 1 });
 });
 
 describe('notified_unread (2025-11-25)', () => {
@@ -81,6 +83,8 @@ describe('notified_unread (2025-11-25)', () => {
   it('a session end, an unsubscribe or a crash releases what was owed', () => {
     notified(1_000, 2);
     oracle.observe({ kind: 'session-ended', timeMs: 1_100 });
+    oracle.observe({ kind: 'subscribe-acked', resource: 0, requestSentAtMs: 1_150, timeMs: 1_200 });
+    oracle.observe({ kind: 'subscribe-acked', resource: 1, requestSentAtMs: 1_150, timeMs: 1_200 });
     notified(2_000, 1, [], 1);
     oracle.onUnsubscribeCommand(1, 2_100);
     oracle.judge([], truth({ timeMs: 2_100 }));
@@ -113,6 +117,19 @@ describe('notified_unread (2025-11-25)', () => {
     answered(5, 21_000, true, 21_050);
     oracle.finish(60_000);
     expect(violated()).toBe(1);
+  });
+
+  it('2025-11-25: an updated before the subscribe is acknowledged on this session is owed from the acknowledgement', () => {
+    oracle.observe({ kind: 'session-ended', timeMs: 500 });
+    oracle.judge([], truth({ timeMs: 600, currentSession: 2 }));
+    oracle.observe({ kind: 'notified', resource: 0, version: 2, current: true });
+    oracle.judge([], truth({ timeMs: 1_000, currentSession: 2 }));
+    oracle.judge([], truth({ timeMs: 1_001 + notifiedReadBoundMs, currentSession: 2 }));
+    expect([violated(), judged()]).toEqual([0, 0]);
+    oracle.observe({ kind: 'subscribe-acked', resource: 0, requestSentAtMs: 7_950, timeMs: 8_000 });
+    oracle.judge([], truth({ timeMs: 8_000, currentSession: 2 }));
+    oracle.judge([], truth({ timeMs: 8_001 + notifiedReadBoundMs, currentSession: 2 }));
+    expect([violated(), judged()]).toEqual([1, 1]);
   });
 
   it('an updated delivered on a session that ends before a step handles it owes nothing (the step telling the client of the end does not owe it)', () => {

@@ -16,6 +16,9 @@
  *   waits for copies). A pulse with no read of its resource sent that recently is owed as before. (swarm 4771: reorders taught the reference to coalesce, rightly so. Before core/duplicates.ts
  *   stopped counting raced no-news reads as evidence, a burst racing a read taught it too, on a server that never
  *   duplicated: malformed-list-page, scenario test seed 92073642, a deletion notified at 13,148 ms never read.)
+ *   An updated that comes before the server's acknowledgement of a subscribe of its resource on this session (reorder,
+ *   or a subscribe answer that is no acknowledgement: malformed-ack) is owed from that acknowledgement: the client has
+ *   no subscription to read it for until then (SPEC §3.2: SUBSCRIBING -> ACTIVE on the ACK, whose initial read covers it).
  * - 2026-07-28: the binding `updated` (read_your_notification's: of the live listen acknowledged with the
  *   resource it asked for); those a client may rightly ignore (before the ack, wrong or missing id, outside
  *   the filter, after the end) owe nothing. Copies do not excuse: no rule lets a 2026 client skip one.
@@ -49,6 +52,9 @@ export class NotificationReadChecker extends OwedPerResource {
   private readonly lastReadSentMs: Float64Array;
   /** When the latest obliging updated of each resource reached the client, until a read sent since is answered with news (-1: none). */
   private readonly notifiedAtMs: Float64Array;
+  /** 2025-11-25, per resource: a subscribe of it was acknowledged on the current session (1), and an updated waits for that (1). */
+  private readonly acked: Uint8Array;
+  private readonly beforeAck: Uint8Array;
   /** Per resource: what is owed was owed again by a failed answer (for the violation's text). */
   private readonly failedRead: Uint8Array;
   /** 2025-11-25: the highest version of each resource delivered on the current session (0: none). */
@@ -71,6 +77,8 @@ export class NotificationReadChecker extends OwedPerResource {
     this.lastReadSentMs = new Float64Array(uris.length).fill(Number.NEGATIVE_INFINITY);
     this.notifiedAtMs = new Float64Array(uris.length).fill(none);
     this.failedRead = new Uint8Array(uris.length);
+    this.acked = new Uint8Array(uris.length);
+    this.beforeAck = new Uint8Array(uris.length);
   }
 
   onRevoked(resource: number): void {
@@ -86,6 +94,8 @@ export class NotificationReadChecker extends OwedPerResource {
   onSessionEnded(): void {
     this.releaseAll();
     this.notifiedAtMs.fill(none);
+    this.acked.fill(0);
+    this.beforeAck.fill(0);
     this.pendingUpdated.length = 0;
     this.pendingBinding.length = 0;
   }
@@ -111,6 +121,8 @@ export class NotificationReadChecker extends OwedPerResource {
       this.session = truth.currentSession;
       this.releaseAll();
       this.notifiedAtMs.fill(none);
+      this.acked.fill(0);
+      this.beforeAck.fill(0);
       this.delivered.fill(0);
     }
     if (this.pendingUpdated.length === 0 && this.pendingBinding.length === 0) return;
@@ -124,9 +136,28 @@ export class NotificationReadChecker extends OwedPerResource {
     this.pendingBinding.length = 0;
   }
 
+  /** The application gave the resource up: a later subscribe must be acknowledged anew before its updates are owed. */
+  override onUnsubscribed(resource: number): void {
+    super.onUnsubscribed(resource);
+    this.acked[resource] = 0;
+    this.beforeAck[resource] = 0;
+  }
+
+  /** 2025-11-25: a subscribe of `resource` was acknowledged on the current session; an updated that came before is owed from now. */
+  onSubscribeAcked(resource: number, timeMs: number): void {
+    this.acked[resource] = 1;
+    if (this.beforeAck[resource] === 0) return;
+    this.beforeAck[resource] = 0;
+    this.oweRead(resource, timeMs);
+  }
+
   private onUpdated2025(resource: number, version: number, timeMs: number): void {
     if (version <= this.delivered[resource]!) this.duplicatesSeen = true;
     else this.delivered[resource] = version;
+    if (this.acked[resource] === 0) {
+      this.beforeAck[resource] = 1;
+      return;
+    }
     if (!this.duplicatesSeen || timeMs - this.lastReadSentMs[resource]! > coalesceWindowMs) this.oweRead(resource, timeMs);
   }
 

@@ -12,7 +12,7 @@
  * one. Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for answer_unrecorded.
  */
 import type { ClientEffect } from '../../core/types.js';
-import type { ResponseMessage } from '../kernel/events.js';
+import { ackNotObjectKind, type ResponseMessage } from '../kernel/events.js';
 import type { CloseChecker } from './close.js';
 import type { CheckingSink } from './sink.js';
 
@@ -50,7 +50,8 @@ export class UnsubscribeAckChecker {
 
   private onAnswer(response: ResponseMessage, currentSession: number): void {
     const resource = response.resource;
-    if (resource < 0 || response.outcome.type !== 'result' || response.requestSession !== currentSession) return;
+    // An answer whose result is not an object (malformed-ack) is no ACK: the client retries rightly.
+    if (resource < 0 || response.outcome.type !== 'result' || response.malformed === ackNotObjectKind || response.requestSession !== currentSession) return;
     if (!this.close.sentSinceClose(resource, response.requestSentAtMs)) return;
     this.ackedSession[resource] = currentSession;
   }

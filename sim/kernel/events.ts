@@ -38,6 +38,8 @@ export interface SimEvent {
 
 /** ResponseMessage.malformed of a copy of a read's answer whose id is not a positive integer (malformed-response-id). */
 export const responseIdKind = 'response id';
+/** malformed-ack: a subscribe or unsubscribe answer whose result is not an object (ResponseMessage.malformed). */
+export const ackNotObjectKind = 'ack result not an object';
 
 export interface ResponseMessage {
   kind: 'response';

@@ -299,6 +299,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     oracle.judge(effects, truth);
     // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
+    if (response !== null && (response.method === 'resources/subscribe' || response.method === 'resources/unsubscribe')) oracle.answers.judgeAckAnswered(effects, truth, response.method, response.outcome.type === 'error');
     oracle.unsubscribeAcks.judgeStep(effects, response, world.sessionGeneration, world.nowMs);
     if (this.notification !== null) oracle.notificationRecords.judgeStep(effects, this.notification, this.notificationCurrent, world.nowMs);
     if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.resources, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);

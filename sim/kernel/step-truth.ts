@@ -30,7 +30,9 @@ export function fillStepTruth(truth: StepTruth, timeMs: number, cause: number, c
 /** What a current-session response tells the client, recorded before its step is judged. */
 export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, message: ResponseMessage, nowMs: number): void {
   if (message.deniedSubject >= 0) oracle.observe({ kind: 'learned', resource: message.resource, subject: message.deniedSubject, timeMs: nowMs });
-  else if (message.read && message.resource >= 0 && message.malformed !== responseIdKind) {
+  else if (message.method === 'resources/subscribe' && message.resource >= 0 && message.outcome.type === 'result' && message.malformed === null) {
+    oracle.observe({ kind: 'subscribe-acked', resource: message.resource, requestSentAtMs: message.requestSentAtMs, timeMs: nowMs });
+  } else if (message.read && message.resource >= 0 && message.malformed !== responseIdKind) {
     oracle.observe({ kind: 'read-answered', resource: message.resource, session: message.requestSession, requestId: message.requestId, requestSentAtMs: message.requestSentAtMs, failed: answerFailed(message), timeMs: nowMs });
   }
   const list = message.list;

@@ -21,6 +21,8 @@ export type TruthEvent =
    * construction), not when it is content or a not-found.
    */
   | { kind: 'read-answered'; resource: number; session: number; requestId: number; requestSentAtMs: number; failed: boolean; timeMs: number }
+  /** 2025-11-25: a subscribe answer that acknowledges (a result that is an object) reached the client on the current session. */
+  | { kind: 'subscribe-acked'; resource: number; requestSentAtMs: number; timeMs: number }
   /** An update notification reached the client, on the current session or an ended one. */
   | { kind: 'notified'; resource: number; version: number; current: boolean }
   /** A subject lost access; the client learned of it (authorization feed or a denied read). */
