@@ -176,6 +176,20 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // lost-unsubscribe-ack 82: the first where a late unsubscribe ACK (late-unsubscribe-ack) reaches a subscription its
   // retry's ACK already closed (core/reducer-responses.ts onUnsubscribeResponse must ignore it: CLOSED has no such move).
   ['lost-unsubscribe-ack', 82, 1],
+  // read-errors (scenarios/server-trouble.ts): reads answered with transient errors; a read that brought nothing to take
+  // must be made again (core/reducer-responses.ts retrySoon; notified_unread). Found by scripts/mutation-survivors.mts
+  // over the session-15 Stryker batch of reducer-responses.ts: [0, 3) kills 14 survivors (2: the first where a failed
+  // read is never retried), 58 four, 166 two (a failed newest read behind an older one on its way must mark the URI dirty).
+  ['read-errors', 0, 3],
+  // (Five interleavings around each: the part's verdict also weighs read_amplification, and 58 alone reads 1.2 per change.)
+  ['read-errors', 55, 5],
+  ['read-errors', 163, 5],
+  // malformed-read-response 171: the first where an answer broken by construction (a rejection, not an error) must be
+  // followed by a read (retrySoon for 'rejected').
+  ['malformed-read-response', 171, 1],
+  // malformed-acks: subscribe/unsubscribe answers whose result is not an object (malformed_response_unrejected); [0, 3)
+  // kills 7 survivors (core/reducer-responses.ts brokenAck and its callers).
+  ['malformed-acks', 0, 3],
 ]
 
 const rootSeed = 1;
