@@ -147,9 +147,11 @@ describe('step never throws on malformed protocol input: responses', () => {
       expect(effectsOf(output.effects, 'TombstonePending').length).toBe(verdict.type === 'not-found' ? 1 : 0);
       if (verdict.type === 'rejected') {
         expect(rejectionKinds(output.effects)).toEqual([verdict.rejection.kind]);
-        // The read settled (READ_PENDING -> ACTIVE); watermarks, versions, outbox and counters are untouched.
+        // The read settled (READ_PENDING -> ACTIVE); watermarks, versions, outbox and counters are untouched; it brought
+        // nothing, so the next reconciliation read comes readHedgeMs from now (core/reducer-responses.ts retrySoon).
         expect(ledgerWithoutStates(output.state.ledger)).toEqual(ledgerWithoutStates(fixture.state.ledger));
-        expect(output.effects.map((effect) => effect.type)).toEqual(['ProtocolRejected', 'Transitioned']);
+        expect(output.effects.map((effect) => effect.type)).toEqual(['ProtocolRejected', 'Transitioned', 'TimerArmed']);
+        expect(output.effects[2]).toEqual({ type: 'TimerArmed', timer: { kind: 'reconcile', uri }, deadlineMs: expect.any(Number) });
       }
     },
   );
@@ -220,6 +222,8 @@ describe('malformed read responses are rejected with a typed error and keep the 
     expect(output.effects).toEqual([
       { type: 'ProtocolRejected', rejection: { kind, detail: expect.any(String) } },
       { type: 'Transitioned', uri, from: 'READ_PENDING', to: 'ACTIVE', event: 'read_settled' },
+      // It brought nothing: the next reconciliation read is brought forward (core/reducer-responses.ts retrySoon).
+      { type: 'TimerArmed', timer: { kind: 'reconcile', uri }, deadlineMs: expect.any(Number) },
     ]);
     expect(ledgerWithoutStates(output.state.ledger)).toEqual(ledgerWithoutStates(fixture.state.ledger));
     expect(output.state.volatile.uris[uri]!.requests).toEqual([]);

@@ -48,7 +48,7 @@ const ignoringClients: readonly PlantedBug[] = [
   {
     name: 'subscribe-error-taken-as-ack',
     description: 'a resources/subscribe answered with an error (a restarted server warming up) is taken as its ACK: never retried',
-    patches: [{ file: 'reducer-responses.ts', find: "  if (outcome.type === 'error' || !isObject(outcome.result)) {", replace: "  if (outcome.type === 'result' && !isObject(outcome.result)) {" }],
+    patches: [{ file: 'reducer-responses.ts', find: "  if (outcome.type === 'error' || broken) {", replace: '  if (broken) {' }],
     scenarios: ['era-both'],
     invariants: ['server_subscription_missing'],
   },
