@@ -107,8 +107,11 @@ function ledgerWithoutStates(ledger: Ledger): unknown {
   return { ...ledger, subscriptions };
 }
 
+/** When `read` answers (virtual ms). */
+const answeredAtMs = 20;
+
 function read(requestId: unknown, outcome: ResponseOutcome): ClientInput {
-  return responded(20, session, requestId, outcome);
+  return responded(answeredAtMs, session, requestId, outcome);
 }
 
 // -- step never throws on malformed input ------------------------------------------------------------------
@@ -151,7 +154,7 @@ describe('step never throws on malformed protocol input: responses', () => {
         // nothing, so the next reconciliation read comes readHedgeMs from now (core/reducer-responses.ts retrySoon).
         expect(ledgerWithoutStates(output.state.ledger)).toEqual(ledgerWithoutStates(fixture.state.ledger));
         expect(output.effects.map((effect) => effect.type)).toEqual(['ProtocolRejected', 'Transitioned', 'TimerArmed']);
-        expect(output.effects[2]).toEqual({ type: 'TimerArmed', timer: { kind: 'reconcile', uri }, deadlineMs: expect.any(Number) });
+        expect(output.effects[2]).toEqual({ type: 'TimerArmed', timer: { kind: 'reconcile', uri }, deadlineMs: answeredAtMs + testConfig().readHedgeMs });
       }
     },
   );
@@ -223,7 +226,7 @@ describe('malformed read responses are rejected with a typed error and keep the 
       { type: 'ProtocolRejected', rejection: { kind, detail: expect.any(String) } },
       { type: 'Transitioned', uri, from: 'READ_PENDING', to: 'ACTIVE', event: 'read_settled' },
       // It brought nothing: the next reconciliation read is brought forward (core/reducer-responses.ts retrySoon).
-      { type: 'TimerArmed', timer: { kind: 'reconcile', uri }, deadlineMs: expect.any(Number) },
+      { type: 'TimerArmed', timer: { kind: 'reconcile', uri }, deadlineMs: answeredAtMs + testConfig().readHedgeMs },
     ]);
     expect(ledgerWithoutStates(output.state.ledger)).toEqual(ledgerWithoutStates(fixture.state.ledger));
     expect(output.state.volatile.uris[uri]!.requests).toEqual([]);

@@ -27,7 +27,7 @@ export class OracleTruth extends OracleCheckers {
         break;
       case 'read-answered':
         this.notifiedReads.onReadAnswered(event.resource, event.requestSentAtMs, event.failed, event.timeMs);
-        this.amplification.onReadAnswered(event.session, event.requestId, event.failed);
+        if (event.failed) this.amplification.onReadFailed(event.cause);
         break;
       case 'notified':
         this.onNotificationDelivered(event.resource, event.version, event.current);

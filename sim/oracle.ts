@@ -71,7 +71,7 @@ export class Oracle extends OracleTruth {
         if (effect.method === 'resources/list') this.catalogDecisions.judgeListRequest(effect.cursor, truth.currentSession, truth.timeMs);
         if (effect.method !== 'resources/read') break;
         this.closeRecord.onReadSent(effect.uri, effect.readOrdinal);
-        this.amplification.onRead(truth.cause, effect.sessionGeneration, effect.requestId);
+        this.amplification.onRead(truth.cause);
         this.reappearance.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
         this.notifiedReads.onReadSent(this.resourceOf(effect.uri), truth.timeMs);
         if (truth.cause === causeOldNotification) this.sessions.violateCause(truth, effect.uri, `read of ${effect.uri} issued because of an old session's notification`);

@@ -112,7 +112,6 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
   }
 }
 
-/** Ids a JSON-RPC response to one of the client's requests never carries (they are positive integers). */
 /** malformed-ack: results of a subscribe or unsubscribe answer that are not the empty object MCP calls for (nor any object). */
 const brokenAcks: readonly unknown[] = [null, 'ok', [], 1, true];
 
@@ -126,6 +125,7 @@ function transientError(world: WorldHost): ResponseOutcome {
   return transientErrors[world.chooser.draw('server', 'read error kind', transientErrors.length)]!;
 }
 
+/** Ids a JSON-RPC response to one of the client's requests never carries (they are positive integers). */
 const malformedIds = [0, -1, 1.5];
 
 /**

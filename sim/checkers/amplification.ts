@@ -7,36 +7,28 @@
  */
 import { causeNotification } from '../causes.js';
 
-/** A read's key: its session and request id (ids are unique within a session). */
-const readKey = (session: number, requestId: number): number => session * 0x1_0000_0000 + requestId;
-
 export class AmplificationChecker {
   notificationReads = 0;
   totalReads = 0;
   notifiedChanges = 0;
-  /** Notification reads the server answered with a failure (already taken out of notificationReads). */
-  failedNotificationReads = 0;
   private readonly notified: Set<number>[];
-  /** Notification reads not answered yet. */
-  private readonly unanswered = new Set<number>();
 
   constructor(resourceCount: number) {
     this.notified = Array.from({ length: resourceCount }, () => new Set<number>());
   }
 
-  /** A resources/read was sent (request `requestId` on `session`) in a step whose root cause is `cause`. */
-  onRead(cause: number, session: number, requestId: number): void {
+  /** A resources/read was sent in a step whose root cause is `cause`. */
+  onRead(cause: number): void {
     this.totalReads++;
-    if (cause !== causeNotification) return;
-    this.notificationReads++;
-    this.unanswered.add(readKey(session, requestId));
+    if (cause === causeNotification) this.notificationReads++;
   }
 
-  /** The answer to read `requestId` of `session` reached the client; `failed`: the server failed it. */
-  onReadAnswered(session: number, requestId: number, failed: boolean): void {
-    if (this.unanswered.size === 0 || !this.unanswered.delete(readKey(session, requestId)) || !failed) return;
-    this.notificationReads--;
-    this.failedNotificationReads++;
+  /**
+   * The server failed a read sent in a step whose root cause is `cause` (its answer, delivered once on the current
+   * session, carries that cause: sim/actors/serving.ts serveRequest): a notification read no longer counts.
+   */
+  onReadFailed(cause: number): void {
+    if (cause === causeNotification) this.notificationReads--;
   }
 
   /** An update notification for (resource, version) reached the client. */

@@ -10,7 +10,7 @@ import type { ClientEffect } from '../../core/types.js';
 import { Oracle, invariantIndex } from '../oracle.js';
 import { truth } from '../../test/oracle-steps.js';
 import { coalesceWindowMs, notifiedReadBoundMs } from './notification-reads.js';
-import { causeNotification } from '../causes.js';
+import { causeNotification, causeWorkload } from '../causes.js';
 
 const uriA = 'test://static/resource/1';
 const uriB = 'test://static/resource/2';
@@ -95,26 +95,26 @@ describe('notified_unread (2025-11-25)', () => {
   });
 
   it('a read that answered an updated and brought nothing to take owes a new read; a success, or a newer read on its way, does not', () => {
-    const answered = (requestId: number, sentAtMs: number, failed: boolean, timeMs: number): void => {
-      oracle.observe({ kind: 'read-answered', resource: 0, session: 1, requestId, requestSentAtMs: sentAtMs, failed, timeMs });
+    const answered = (sentAtMs: number, failed: boolean, timeMs: number): void => {
+      oracle.observe({ kind: 'read-answered', resource: 0, cause: causeNotification, requestSentAtMs: sentAtMs, failed, timeMs });
       oracle.judge([], truth({ timeMs }));
     };
     notified(1_000, 2, [read(1)]);
-    answered(1, 1_000, true, 1_050);
+    answered(1_000, true, 1_050);
     oracle.judge([], truth({ timeMs: 1_051 + notifiedReadBoundMs }));
     expect(violated()).toBe(1);
     expect(oracle.violations.find((violation) => violation.invariant === 'notified_unread')!.detail).toContain('brought nothing to take at 1050 ms');
     // A newer read already on its way answers it.
     notified(10_000, 3, [read(2)]);
     oracle.judge([read(3)], truth({ timeMs: 10_020 }));
-    answered(2, 10_000, true, 10_030);
+    answered(10_000, true, 10_030);
     oracle.judge([], truth({ timeMs: 10_031 + notifiedReadBoundMs }));
     expect(violated()).toBe(1);
     // Answered with news, then a later (reconciliation) read fails: nothing is owed.
     notified(20_000, 4, [read(4)]);
-    answered(4, 20_000, false, 20_050);
+    answered(20_000, false, 20_050);
     oracle.judge([read(5)], truth({ timeMs: 21_000 }));
-    answered(5, 21_000, true, 21_050);
+    answered(21_000, true, 21_050);
     oracle.finish(60_000);
     expect(violated()).toBe(1);
   });
@@ -149,11 +149,10 @@ describe('read_amplification counts the reads the server failed as its own, not 
     oracle.judge([read(1), read(2)], truth({ timeMs: 1_000, cause: causeNotification }));
     oracle.judge([read(3)], truth({ timeMs: 1_000 }));
     expect(oracle.notificationReads).toBe(2);
-    const answered = (requestId: number, failed: boolean): void => oracle.observe({ kind: 'read-answered', resource: 0, session: 1, requestId, requestSentAtMs: 1_000, failed, timeMs: 1_050 });
-    answered(1, true);
-    answered(1, true); // answered twice (a replayed copy): taken out once
-    answered(2, false);
-    answered(3, true); // not a notification read
+    const answered = (cause: number, failed: boolean): void => oracle.observe({ kind: 'read-answered', resource: 0, cause, requestSentAtMs: 1_000, failed, timeMs: 1_050 });
+    answered(causeNotification, true);
+    answered(causeNotification, false);
+    answered(causeWorkload, true); // not a notification read
     expect(oracle.notificationReads).toBe(1);
     expect(oracle.totalReads).toBe(3);
   });

@@ -92,10 +92,7 @@ export class NotificationReadChecker extends OwedPerResource {
    * the client of the end, would otherwise owe them on a connection that no longer exists).
    */
   onSessionEnded(): void {
-    this.releaseAll();
-    this.notifiedAtMs.fill(none);
-    this.acked.fill(0);
-    this.beforeAck.fill(0);
+    this.forgetSession();
     this.pendingUpdated.length = 0;
     this.pendingBinding.length = 0;
   }
@@ -119,10 +116,7 @@ export class NotificationReadChecker extends OwedPerResource {
   beginStep(truth: StepTruth): void {
     if (truth.currentSession !== this.session) {
       this.session = truth.currentSession;
-      this.releaseAll();
-      this.notifiedAtMs.fill(none);
-      this.acked.fill(0);
-      this.beforeAck.fill(0);
+      this.forgetSession();
       this.delivered.fill(0);
     }
     if (this.pendingUpdated.length === 0 && this.pendingBinding.length === 0) return;
@@ -134,6 +128,14 @@ export class NotificationReadChecker extends OwedPerResource {
     }
     this.pendingUpdated.length = 0;
     this.pendingBinding.length = 0;
+  }
+
+  /** What is owed, and known, of the current session goes with it. */
+  private forgetSession(): void {
+    this.releaseAll();
+    this.notifiedAtMs.fill(none);
+    this.acked.fill(0);
+    this.beforeAck.fill(0);
   }
 
   /** The application gave the resource up: a later subscribe must be acknowledged anew before its updates are owed. */
@@ -173,10 +175,7 @@ export class NotificationReadChecker extends OwedPerResource {
       this.notifiedAtMs[resource] = none;
       return;
     }
-    if (this.lastReadSentMs[resource]! <= requestSentAtMs) {
-      this.oweRead(resource, timeMs);
-      if (this.owedSinceMs[resource] === timeMs) this.failedRead[resource] = 1;
-    }
+    if (this.lastReadSentMs[resource]! <= requestSentAtMs) this.oweRead(resource, timeMs, 1);
   }
 
   /** The client sent a resources/read of `resource` (in a step at or after every delivery owed so far). */
@@ -195,11 +194,12 @@ export class NotificationReadChecker extends OwedPerResource {
     if (this.owedCount > 0) this.judgeDue(endMs);
   }
 
-  private oweRead(resource: number, timeMs: number): void {
+  /** `failedRead` 1: owed again because the read answering it brought nothing (the violation says so). */
+  private oweRead(resource: number, timeMs: number, failedRead: 0 | 1 = 0): void {
     if (resource < 0 || this.wanted[resource] === 0 || this.revoked[resource] === 1) return;
     if (timeMs > this.notifiedAtMs[resource]!) this.notifiedAtMs[resource] = timeMs;
     if (!this.owe(resource, timeMs)) return;
-    this.failedRead[resource] = 0;
+    this.failedRead[resource] = failedRead;
     this.sink.checked('notified_unread');
     const deadlineMs = timeMs + notifiedReadBoundMs;
     if (deadlineMs < this.earliestDeadlineMs) this.earliestDeadlineMs = deadlineMs;

@@ -172,7 +172,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const nowMs = world.nowMs;
     const sessionGeneration = event.session;
     if (message.kind === 'response') {
-      if (current) learnFromResponse(world.oracle, world.timeline, message, world.nowMs);
+      if (current) learnFromResponse(world.oracle, world.timeline, message, world.nowMs, event.cause);
       if (current) observeEra2026Response(world, message);
       this.step({ type: 'ResponseArrived', nowMs, jitter: 0, sessionGeneration, requestId: message.requestId, outcome: message.outcome }, event.cause, message);
       return;

@@ -27,13 +27,13 @@ export function fillStepTruth(truth: StepTruth, timeMs: number, cause: number, c
   return truth;
 }
 
-/** What a current-session response tells the client, recorded before its step is judged. */
-export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, message: ResponseMessage, nowMs: number): void {
+/** What a current-session response tells the client, recorded before its step is judged; `cause`: the root cause of the step that sent the request. */
+export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, message: ResponseMessage, nowMs: number, cause: number): void {
   if (message.deniedSubject >= 0) oracle.observe({ kind: 'learned', resource: message.resource, subject: message.deniedSubject, timeMs: nowMs });
   else if (message.method === 'resources/subscribe' && message.resource >= 0 && message.outcome.type === 'result' && message.malformed === null) {
     oracle.observe({ kind: 'subscribe-acked', resource: message.resource, requestSentAtMs: message.requestSentAtMs, timeMs: nowMs });
   } else if (message.read && message.resource >= 0 && message.malformed !== responseIdKind) {
-    oracle.observe({ kind: 'read-answered', resource: message.resource, session: message.requestSession, requestId: message.requestId, requestSentAtMs: message.requestSentAtMs, failed: answerFailed(message), timeMs: nowMs });
+    oracle.observe({ kind: 'read-answered', resource: message.resource, cause, requestSentAtMs: message.requestSentAtMs, failed: answerFailed(message), timeMs: nowMs });
   }
   const list = message.list;
   if (list === null) return;

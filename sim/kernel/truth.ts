@@ -18,9 +18,9 @@ export type TruthEvent =
   /**
    * A read's answer reached the client on the current session (not a permission denial, not a copy with a broken
    * id): `failed` when it carries nothing the client can take (an error in place of content, or an answer broken by
-   * construction), not when it is content or a not-found.
+   * construction), not when it is content or a not-found. `cause`: the root cause of the step that sent the read.
    */
-  | { kind: 'read-answered'; resource: number; session: number; requestId: number; requestSentAtMs: number; failed: boolean; timeMs: number }
+  | { kind: 'read-answered'; resource: number; cause: number; requestSentAtMs: number; failed: boolean; timeMs: number }
   /** 2025-11-25: a subscribe answer that acknowledges (a result that is an object) reached the client on the current session. */
   | { kind: 'subscribe-acked'; resource: number; requestSentAtMs: number; timeMs: number }
   /** An update notification reached the client, on the current session or an ended one. */

@@ -201,8 +201,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     const resource = this.server.lookup(uri);
     const named = meta[subjectMetaKey];
     const request: RequestMessage = {
-      // The id of the observer's RequestSent (the oracle matches answers to reads by it), not the JSON-RPC id.
-      requestId: record?.effectId ?? -1,
+      requestId: -1,
       method,
       uri,
       subject: typeof named === 'string' ? named : resource >= 0 ? subjects[this.subjectOf[resource]!] : undefined,

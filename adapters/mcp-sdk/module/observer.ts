@@ -30,8 +30,6 @@ export interface WireRequest {
   ordinal: number;
   cause: number;
   sentAtMs: number;
-  /** The requestId of its RequestSent effect (resources/* requests; -1 for others): what its ResponseMessage carries. */
-  effectId: number;
   /** What the server really answered (set when it serves the request). */
   response: ResponseMessage | null;
 }
@@ -96,11 +94,10 @@ export class BlackBoxObserver {
     const uri = typeof params?.uri === 'string' ? params.uri : '';
     const resource = method === 'resources/read' ? this.uris.indexOf(uri) : -1;
     const ordinal = resource >= 0 ? ++this.readsSent[resource]! : 0;
-    const effectId = resourceMethods.has(method) ? this.nextRequestId++ : -1;
-    this.requests.set(`${generation}:${id}`, { method, ordinal, cause: this.cause, sentAtMs: this.world.oracle.stamp(this.world.nowMs), effectId, response: null });
+    this.requests.set(`${generation}:${id}`, { method, ordinal, cause: this.cause, sentAtMs: this.world.oracle.stamp(this.world.nowMs), response: null });
     if (method === 'subscriptions/listen') this.world.timeline?.note(this.world.nowMs, `client → subscriptions/listen ${JSON.stringify((params?.notifications as { resourceSubscriptions?: unknown } | undefined)?.resourceSubscriptions ?? [])} (session ${generation})`);
-    if (effectId < 0) return;
-    const effect: ClientEffect = { type: 'RequestSent', requestId: effectId, sessionGeneration: generation, method: method as 'resources/read', uri };
+    if (!resourceMethods.has(method)) return;
+    const effect: ClientEffect = { type: 'RequestSent', requestId: this.nextRequestId++, sessionGeneration: generation, method: method as 'resources/read', uri };
     this.judge([effect], () => `client → ${method}${uri === '' ? '' : ` ${uri}`} (session ${generation})${extraParams(params)}`);
   }
 
@@ -117,7 +114,7 @@ export class BlackBoxObserver {
     this.responseOrdinal = record?.ordinal ?? 0;
     const response = this.response;
     if (response !== null && this.world.currentSession(generation)) {
-      learnFromResponse(this.world.oracle, this.world.timeline, response, this.world.nowMs);
+      learnFromResponse(this.world.oracle, this.world.timeline, response, this.world.nowMs, this.cause);
       if (response.deniedSubject >= 0) this.learned(response.resource, subjects[response.deniedSubject]!);
     }
     const timeline = this.world.timeline;

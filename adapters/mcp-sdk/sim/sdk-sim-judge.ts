@@ -81,7 +81,7 @@ export class StepJudge implements EffectPort {
         const record = this.requests.get(input.requestId);
         cause = record?.cause ?? causeWorkload;
         response = record?.response ?? null;
-        if (response !== null && current(input.sessionGeneration)) learnFromResponse(oracle, this.timeline, response, context.nowMs);
+        if (response !== null && current(input.sessionGeneration)) learnFromResponse(oracle, this.timeline, response, context.nowMs, cause);
         break;
       }
       case 'NotificationArrived':
