@@ -24,6 +24,7 @@ export const idleUri: UriVolatile = Object.freeze({
   confirmAfterOrdinal: -1,
   notFoundEvidenceMs: -1,
   answeredAtMs: -1,
+  unsubscribeOwed: false,
 });
 
 export class DraftLedger {

@@ -210,7 +210,10 @@ export function confirmTombstone(d: Draft, uri: string): void {
 export function beginUnsubscribe(d: Draft, uri: string): boolean {
   const current = d.subscription(uri);
   if (current === undefined || !isOpen(current.state)) return false;
-  const sub = move(d, uri, 'unsubscribe_begun');
+  // An older generation's unsubscribe that was never acknowledged: the server may still hold the URI, so even a
+  // close from RECONCILIATION_REQUIRED (where this generation holds nothing) sends an unsubscribe.
+  const owed = current.state === 'RECONCILIATION_REQUIRED' && d.v.connected && d.uriState(uri).unsubscribeOwed;
+  const sub = move(d, uri, owed ? 'unsubscribe_owed' : 'unsubscribe_begun');
   sub.closeOrdinal = sub.lastIssuedOrdinal;
   sub.closeEpoch = d.allocateCloseEpoch();
   d.disarmTimer('debounce', uri);

@@ -50,6 +50,6 @@ export function acceptResourceVersionOperation(
 /** CAS open -> UNSUBSCRIBING with closeOrdinal frozen at lastIssuedOrdinal; the value says whether it began. */
 export function beginUnsubscribeOperation(state: CoreState, uri: string, nowMs: number): OperationResult<boolean> {
   const result = step(state, { type: 'UnsubscribeCommanded', nowMs, jitter: 0, uri });
-  const began = result.effects.some((effect) => effect.type === 'Transitioned' && effect.event === 'unsubscribe_begun');
+  const began = result.effects.some((effect) => effect.type === 'Transitioned' && (effect.event === 'unsubscribe_begun' || effect.event === 'unsubscribe_owed'));
   return { ...result, value: began };
 }

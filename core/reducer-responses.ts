@@ -127,6 +127,8 @@ function onListenResponse(d: Draft, request: InflightRequest, outcome: ResponseO
 
 function onUnsubscribeResponse(d: Draft, request: InflightRequest, outcome: ResponseOutcome): void {
   const broken = brokenAck(d, 'resources/unsubscribe', outcome);
+  // An ACK of any generation's unsubscribe: the server holds no subscription of the URI from before it.
+  if (outcome.type === 'result' && !broken) d.setUnsubscribeOwed(request.uri, false);
   const sub = d.subscription(request.uri);
   if (sub === undefined || sub.subscriptionGeneration !== request.subscriptionGeneration) return;
   if (sub.state !== 'UNSUBSCRIBING' && sub.state !== 'UNSUBSCRIBE_UNKNOWN') return;

@@ -95,6 +95,7 @@ export function subscribeFailed(d: Draft, uri: string): void {
 /** The server confirmed the watch (2025 ACK, 2026 ack holding the URI), or (`polling`) an ack left it out. */
 export function subscriptionStarted(d: Draft, uri: string, polling: boolean): void {
   move(d, uri, 'subscribe_acked');
+  d.setUnsubscribeOwed(uri, false); // the server holds it now, and this generation's close will undo it
   d.emit({ type: 'StalenessBoundPublished', uri, boundMs: stalenessBoundMs(d, polling), mode: polling ? 'polling' : 'subscription' });
   // A narrowed ack shrinks the bound to the polling one: content confirmed under the longer bound is not served until the poll below confirms it.
   if (polling && d.uriState(uri).leaseUntilMs > d.nowMs) d.setLease(uri, d.nowMs);

@@ -121,6 +121,8 @@ function onSubscribeCommanded(d: Draft, rawUri: string, subject: string): void {
   const previous = d.subscription(uri);
   if (previous !== undefined && isOpen(previous.state)) return;
   if (previous !== undefined && previous.subject !== subject) forgetRevocation(d, previous.subject, uri);
+  // Replaced while its unsubscribe waits for an ACK (or after that ACK was lost): the server may still hold it.
+  if (previous !== undefined && (previous.state === 'UNSUBSCRIBING' || previous.state === 'UNSUBSCRIBE_UNKNOWN')) d.setUnsubscribeOwed(uri, true);
   d.putSubscription({
     schema: 'resourceSubscription.v1',
     subject,

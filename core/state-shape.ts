@@ -75,6 +75,12 @@ export interface UriVolatile {
   notFoundEvidenceMs: number;
   /** When the latest answer to a read of this URI arrived, or -1 (duplicates.ts: a pulse soon after may be a race, not a copy). */
   answeredAtMs: number;
+  /**
+   * The server may still hold a subscription of this URI from an older generation on this session: its record was
+   * replaced (a new subscribe) while its unsubscribe was not yet acknowledged. Cleared by an unsubscribe ACK or a
+   * subscribe ACK of the URI; a close from RECONCILIATION_REQUIRED then still unsubscribes (core/fence.ts beginUnsubscribe).
+   */
+  unsubscribeOwed: boolean;
 }
 
 export interface Volatile {

@@ -60,6 +60,7 @@ export class Draft extends DraftLedger {
       confirmAfterOrdinal: current.confirmAfterOrdinal,
       notFoundEvidenceMs: current.notFoundEvidenceMs,
       answeredAtMs: current.answeredAtMs,
+      unsubscribeOwed: current.unsubscribeOwed,
     };
     volatile.uris[uri] = copy;
     this.own(copy);
@@ -126,6 +127,10 @@ export class Draft extends DraftLedger {
   /** An answer to a read of the URI arrived now (duplicates.ts). */
   setAnsweredAt(uri: string, atMs: number): void {
     if (this.uriState(uri).answeredAtMs !== atMs) this.mutableUri(uri).answeredAtMs = atMs;
+  }
+
+  setUnsubscribeOwed(uri: string, owed: boolean): void {
+    if (this.uriState(uri).unsubscribeOwed !== owed) this.mutableUri(uri).unsubscribeOwed = owed;
   }
 
   /** Sets the deletion-confirmation progress of a URI; (-1, -1) voids it. */

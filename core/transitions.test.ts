@@ -45,6 +45,7 @@ const expectedEdges: readonly (readonly [SubscriptionState, TransitionEvent, Sub
   ['RECONCILIATION_REQUIRED', 'resubscribe', 'SUBSCRIBING'],
   ['RECONCILIATION_REQUIRED', 'poll_started', 'ACTIVE'],
   ['RECONCILIATION_REQUIRED', 'unsubscribe_begun', 'CLOSED'],
+  ['RECONCILIATION_REQUIRED', 'unsubscribe_owed', 'UNSUBSCRIBING'],
 ];
 
 const closedStates: readonly SubscriptionState[] = ['CLOSED', 'UNSUBSCRIBE_UNKNOWN'];

@@ -68,6 +68,7 @@ export const transitionTable: readonly TransitionEdge[] = [
   { from: 'RECONCILIATION_REQUIRED', event: 'resubscribe', to: 'SUBSCRIBING', why: 'new session: subscribe again' },
   { from: 'RECONCILIATION_REQUIRED', event: 'poll_started', to: 'ACTIVE', why: 'new session without subscribe: poll' },
   { from: 'RECONCILIATION_REQUIRED', event: 'unsubscribe_begun', to: 'CLOSED', why: 'no live server subscription' },
+  { from: 'RECONCILIATION_REQUIRED', event: 'unsubscribe_owed', to: 'UNSUBSCRIBING', why: "an older generation's unsubscribe was never acknowledged: the server may still hold it" },
 ];
 
 export type TransitionResult =

@@ -32,6 +32,7 @@ export const transitionEvents = [
   'read_settled',
   'not_found_accepted',
   'unsubscribe_begun',
+  'unsubscribe_owed',
   'unsubscribe_acked',
   'unsubscribe_timed_out',
   'session_lost',

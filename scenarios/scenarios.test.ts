@@ -12,7 +12,7 @@ import { faultIndex, faultNames } from '../sim/faults.js';
 import { invariantIndex, safetyInvariants } from '../sim/oracle.js';
 import { deriveSeed } from '../sim/prng.js';
 import { runInterleaving } from '../sim/world.js';
-import { closeRace, duplicateStorm, noResourcesCapability, noSubscribeCapability, readRace, reconnect, scenarios, swarm, uriSpelling } from './catalog.js';
+import { closeRace, duplicateStorm, noResourcesCapability, noSubscribeCapability, readRace, reconnect, scenarios, subscriptionErrors, swarm, uriSpelling } from './catalog.js';
 import { clients, findClient } from './clients.js';
 import type { Scenario } from './scenario.js';
 
@@ -208,6 +208,10 @@ describe('transition coverage', () => {
     // UPDATE_SEEN is entered only from TOMBSTONE_PENDING; the edge stays in the specified table (SPEC §3.2).
     'ACTIVE --update_seen--> UPDATE_SEEN',
     'VERSION_ACCEPTED --session_lost--> RECONCILIATION_REQUIRED',
+    // A close from RECONCILIATION_REQUIRED while an older generation's unsubscribe is unacknowledged: it needs a
+    // subscribe that fails with an error after a re-subscribe during a close, which only subscription-errors makes
+    // (the swarms never draw subscription-error); that scenario's test below reaches it.
+    'RECONCILIATION_REQUIRED --unsubscribe_owed--> UNSUBSCRIBING',
   ];
 
   it('swarm with the reference client hits every table edge except the ones not yet reachable (4000 interleavings)', () => {
@@ -217,6 +221,13 @@ describe('transition coverage', () => {
     const coverage = coverageOf(accumulator);
     expect(coverage.unreached).toEqual(notYetReachable);
     expect(coverage.hit).toBe(coverage.total - notYetReachable.length);
+  });
+
+  it('subscription-errors reaches the close that undoes an older generation\'s unacknowledged subscription (300 interleavings)', () => {
+    const interleavings = 300;
+    const accumulator = runRange(specFor(subscriptionErrors, referenceClient, interleavings), subscriptionErrors, referenceClient, 0, interleavings);
+    expect(coverageOf(accumulator).unreached).not.toContain('RECONCILIATION_REQUIRED --unsubscribe_owed--> UNSUBSCRIBING');
+    expect(verdictOf(accumulator, subscriptionErrors).passed).toBe(true);
   });
 });
 

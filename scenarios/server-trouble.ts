@@ -1,6 +1,7 @@
 /**
  * Scenarios of a server in trouble for a while, each the only one to draw its fault (the swarms never do): a long
- * outage (long-outage), reads failing with transient errors (read-error), acknowledgements that are no objects (malformed-ack).
+ * outage (long-outage), reads failing with transient errors (read-error), acknowledgements that are no objects (malformed-ack),
+ * subscribes and unsubscribes failing with transient errors (subscription-error).
  */
 import { ratio } from '../sim/faults.js';
 import type { Scenario } from './scenario.js';
@@ -59,4 +60,27 @@ export const malformedAcks: Scenario = {
   sometimes: ['malformed-ack', 'server-restart'],
   plan: (chooser) =>
     plan({ 'malformed-ack': ratio(1, 3), 'server-restart': ratio(1, 15) }, workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMax: 5_000, deleteRatio: ratio(0, 1) })),
+};
+
+/**
+ * Subscribe and unsubscribe answers that are transient server errors (subscription-error: -32603 or -32000), a quarter
+ * of them: the server did NOT act, so a failed subscribe leaves the resource unwatched (server_subscription_missing:
+ * the client must subscribe again) and a failed unsubscribe leaves the server holding and notifying a subscription the
+ * application gave up (server_subscription_kept: the client must unsubscribe again). Neither is an acknowledgement, and
+ * neither is malformed (answer_unrecorded / malformed_response_unrejected: no rejection). The application closes and
+ * re-subscribes often (a third of the resources every 2 s, back after 0-3 s), and a third of the unsubscribe ACKs come
+ * 5-8 s late (late-unsubscribe-ack), so the answer to an older generation's request often arrives while a newer
+ * generation of the same resource waits for its own: it acknowledges nothing of the newer one. Swarms never draw it.
+ */
+export const subscriptionErrors: Scenario = {
+  name: 'subscription-errors',
+  description: 'a quarter of subscribe and unsubscribe answers are transient server errors (the server did not act): the client subscribes and unsubscribes again until the server holds exactly what the application wants',
+  targets: ['server_subscription_missing', 'server_subscription_kept', 'convergence_60s', 'healed_convergence'],
+  catches: [],
+  sometimes: ['subscription-error', 'late-unsubscribe-ack'],
+  plan: (chooser) =>
+    plan(
+      { 'subscription-error': ratio(1, 4), 'late-unsubscribe-ack': ratio(1, 3) },
+      workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMin: 0, resubscribeDelayMsMax: 45_000, deleteRatio: ratio(0, 1) }),
+    ),
 };

@@ -190,6 +190,9 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // malformed-acks: subscribe/unsubscribe answers whose result is not an object (malformed_response_unrejected); [0, 3)
   // kills 7 survivors (core/reducer-responses.ts brokenAck and its callers).
   ['malformed-acks', 0, 3],
+  // subscription-errors: subscribe/unsubscribe answered with transient errors, the server not acting on them
+  // (server_subscription_kept): an error or an older generation's answer taken for an unsubscribe ACK.
+  ['subscription-errors', 0, 16],
 ]
 
 const rootSeed = 1;

@@ -9,8 +9,11 @@
 // - a read answered with any other error (a server failing for a moment) is made again after the debounce:
 //   the change it was sent for is still unread;
 // - a revocation (from the authorization feed, or a read answered -32003) drops the cached text at once;
+// - a subscribe the server answers with an error (it made no subscription) is sent again a second later,
+//   while the URI is watched on the same connection;
 // - an unsubscribe is sent again every 10 s until the server acknowledges it (a lost ACK and a lost
-//   request look alike), the URI is watched again or the connection changes;
+//   request look alike), at once after an error answer (the server still holds it), until the URI is watched
+//   again or the connection changes;
 // - cached text is served only while its last successful read is under 19 s old (the server's 20 s
 //   authorization lease, with a second of margin): through a long outage it serves nothing rather than
 //   content it can no longer vouch for;
@@ -18,7 +21,7 @@
 //   normalisation: `FILE:///a`, `file:///%61` and `file:///./a` name one resource), not by spelling: a
 //   respelled notification is read at once instead of waiting for the periodic re-read.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { sameResource } from 'fencesim';
 
 const debounceMs = 250;
@@ -26,6 +29,7 @@ const rereadEveryMs = 10_000;
 const permissionDenied = -32003;
 const notFound = [-32002, -32602];
 const unsubscribeTimeoutMs = 10_000;
+const subscribeRetryMs = 1_000;
 const leaseMs = 19_000;
 
 export default {
@@ -104,13 +108,22 @@ export default {
     async function subscribe(uri) {
       const via = client;
       if (via === null) return;
-      await via.subscribeResource({ uri }).catch(() => {});
+      await holdSubscription(uri, via);
       await read(uri);
     }
 
+    // A connection that closed rejects its requests after onclose cleared `client`: only the live one retries.
+    async function holdSubscription(uri, via) {
+      const failed = await via.subscribeResource({ uri }).then(() => false, () => true);
+      if (!failed) return;
+      setTimeout(() => {
+        if (!closed && client === via && watched.has(uri)) holdSubscription(uri, via);
+      }, subscribeRetryMs);
+    }
+
     function unsubscribe(uri, via) {
-      via.unsubscribeResource({ uri }, { timeout: unsubscribeTimeoutMs }).catch((error) => {
-        if (error?.code === ErrorCode.RequestTimeout && !closed && client === via && !watched.has(uri)) unsubscribe(uri, via);
+      via.unsubscribeResource({ uri }, { timeout: unsubscribeTimeoutMs }).catch(() => {
+        if (!closed && client === via && !watched.has(uri)) unsubscribe(uri, via);
       });
     }
 

@@ -45,6 +45,11 @@ export function serveRequest(world: WorldHost, generation: number, cause: number
   if (subscription && world.capabilities.subscribe) {
     const resource = server.lookup(request.uri);
     const unsubscribe = request.method === 'resources/unsubscribe';
+    if (world.fires('subscription-error', 'subscription error?')) {
+      // The server failed before acting: no subscription is made, or the one it holds is kept.
+      respond(world, session, cause, request, resource, transientError(world), 0, true, 0, -1, null);
+      return;
+    }
     const lost = unsubscribe && world.fires('drop-unsubscribe-ack', 'drop unsubscribe ack?');
     // Half of the lost ACKs are a lost request (the client cannot tell): the server keeps the subscription.
     if (lost && world.chooser.draw('network', 'lose the unsubscribe request itself?', 2) === 1) return;
@@ -115,7 +120,7 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
 /** malformed-ack: results of a subscribe or unsubscribe answer that are not the empty object MCP calls for (nor any object). */
 const brokenAcks: readonly unknown[] = [null, 'ok', [], 1, true];
 
-/** read-error: what a server that fails for a moment answers (the resource exists and the subject may read it). */
+/** read-error, subscription-error: what a server that fails for a moment answers (the resource exists and the subject may read it). */
 const transientErrors: readonly ResponseOutcome[] = [
   { type: 'error', code: -32603, message: 'Internal error' },
   { type: 'error', code: -32000, message: 'Server busy, try again' },

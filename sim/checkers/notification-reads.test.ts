@@ -132,6 +132,38 @@ describe('notified_unread (2025-11-25)', () => {
     expect([violated(), judged()]).toEqual([1, 1]);
   });
 
+  it('2025-11-25: an updated before the acknowledgement is answered by a read sent after it: with news before the ack, or on its way at the ack', () => {
+    // subscription-errors, examples/fixed-kb: an updated at 2,014 ms, read at 2,019 ms (v2), the subscribe failed and its
+    // retry was acknowledged at 3,021 ms: the news had been read, nothing is owed from the acknowledgement.
+    const answered = (sentAtMs: number, failed: boolean, timeMs: number): void => {
+      oracle.observe({ kind: 'read-answered', resource: 0, cause: causeNotification, requestSentAtMs: sentAtMs, failed, timeMs });
+      oracle.judge([], truth({ timeMs, currentSession: 2 }));
+    };
+    oracle.observe({ kind: 'session-ended', timeMs: 500 });
+    oracle.judge([], truth({ timeMs: 600, currentSession: 2 }));
+    oracle.observe({ kind: 'notified', resource: 0, version: 2, current: true });
+    oracle.judge([], truth({ timeMs: 1_000, currentSession: 2 }));
+    oracle.judge([read(1)], truth({ timeMs: 1_005, currentSession: 2 }));
+    answered(1_005, false, 1_010);
+    oracle.observe({ kind: 'subscribe-acked', resource: 0, requestSentAtMs: 2_000, timeMs: 2_010 });
+    oracle.judge([], truth({ timeMs: 2_010, currentSession: 2 }));
+    oracle.judge([], truth({ timeMs: 2_011 + notifiedReadBoundMs, currentSession: 2 }));
+    expect(violated()).toBe(0);
+    // A read sent after the updated is still on its way at the ack: it answers it, unless it fails.
+    oracle.observe({ kind: 'session-ended', timeMs: 9_000 });
+    oracle.judge([], truth({ timeMs: 9_100, currentSession: 3 }));
+    oracle.observe({ kind: 'notified', resource: 0, version: 3, current: true });
+    oracle.judge([], truth({ timeMs: 10_000, currentSession: 3 }));
+    oracle.judge([read(2)], truth({ timeMs: 10_005, currentSession: 3 }));
+    oracle.observe({ kind: 'subscribe-acked', resource: 0, requestSentAtMs: 10_001, timeMs: 10_010 });
+    oracle.judge([], truth({ timeMs: 10_010, currentSession: 3 }));
+    oracle.observe({ kind: 'read-answered', resource: 0, cause: causeNotification, requestSentAtMs: 10_005, failed: true, timeMs: 10_020 });
+    oracle.judge([], truth({ timeMs: 10_020, currentSession: 3 }));
+    oracle.judge([], truth({ timeMs: 10_021 + notifiedReadBoundMs, currentSession: 3 }));
+    expect(violated()).toBe(1);
+    expect(oracle.violations.find((violation) => violation.invariant === 'notified_unread')!.detail).toContain('brought nothing to take at 10020 ms');
+  });
+
   it('an updated delivered on a session that ends before a step handles it owes nothing (the step telling the client of the end does not owe it)', () => {
     // The long-outage scenario found it: a module client's notification came in the same instant as a disconnect whose
     // outage outlasted notifiedReadBoundMs, so no connection existed to read it on.

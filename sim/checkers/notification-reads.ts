@@ -18,7 +18,8 @@
  *   duplicated: malformed-list-page, scenario test seed 92073642, a deletion notified at 13,148 ms never read.)
  *   An updated that comes before the server's acknowledgement of a subscribe of its resource on this session (reorder,
  *   or a subscribe answer that is no acknowledgement: malformed-ack) is owed from that acknowledgement: the client has
- *   no subscription to read it for until then (SPEC §3.2: SUBSCRIBING -> ACTIVE on the ACK, whose initial read covers it).
+ *   no subscription to read it for until then (SPEC §3.2: SUBSCRIBING -> ACTIVE on the ACK, whose initial read covers it), unless a read the client sent after it was
+ *   answered with news before that acknowledgement (a client that reads at once, as examples/fixed-kb does, has read it).
  * - 2026-07-28: the binding `updated` (read_your_notification's: of the live listen acknowledged with the
  *   resource it asked for); those a client may rightly ignore (before the ack, wrong or missing id, outside
  *   the filter, after the end) owe nothing. Copies do not excuse: no rule lets a 2026 client skip one.
@@ -52,9 +53,12 @@ export class NotificationReadChecker extends OwedPerResource {
   private readonly lastReadSentMs: Float64Array;
   /** When the latest obliging updated of each resource reached the client, until a read sent since is answered with news (-1: none). */
   private readonly notifiedAtMs: Float64Array;
-  /** 2025-11-25, per resource: a subscribe of it was acknowledged on the current session (1), and an updated waits for that (1). */
+  /**
+   * 2025-11-25, per resource: a subscribe of it was acknowledged on the current session (1), and when the latest updated
+   * that waits for that acknowledgement reached the client (-1: none waits; a read sent since, answered with news, answers it).
+   */
   private readonly acked: Uint8Array;
-  private readonly beforeAck: Uint8Array;
+  private readonly beforeAckAtMs: Float64Array;
   /** Per resource: what is owed was owed again by a failed answer (for the violation's text). */
   private readonly failedRead: Uint8Array;
   /** 2025-11-25: the highest version of each resource delivered on the current session (0: none). */
@@ -78,7 +82,7 @@ export class NotificationReadChecker extends OwedPerResource {
     this.notifiedAtMs = new Float64Array(uris.length).fill(none);
     this.failedRead = new Uint8Array(uris.length);
     this.acked = new Uint8Array(uris.length);
-    this.beforeAck = new Uint8Array(uris.length);
+    this.beforeAckAtMs = new Float64Array(uris.length).fill(none);
   }
 
   onRevoked(resource: number): void {
@@ -135,29 +139,32 @@ export class NotificationReadChecker extends OwedPerResource {
     this.releaseAll();
     this.notifiedAtMs.fill(none);
     this.acked.fill(0);
-    this.beforeAck.fill(0);
+    this.beforeAckAtMs.fill(none);
   }
 
   /** The application gave the resource up: a later subscribe must be acknowledged anew before its updates are owed. */
   override onUnsubscribed(resource: number): void {
     super.onUnsubscribed(resource);
     this.acked[resource] = 0;
-    this.beforeAck[resource] = 0;
+    this.beforeAckAtMs[resource] = none;
   }
 
   /** 2025-11-25: a subscribe of `resource` was acknowledged on the current session; an updated that came before is owed from now. */
   onSubscribeAcked(resource: number, timeMs: number): void {
     this.acked[resource] = 1;
-    if (this.beforeAck[resource] === 0) return;
-    this.beforeAck[resource] = 0;
-    this.oweRead(resource, timeMs);
+    const deliveredAtMs = this.beforeAckAtMs[resource]!;
+    if (deliveredAtMs === none) return;
+    this.beforeAckAtMs[resource] = none;
+    // A read sent since that updated is on its way: its answer brings the news (or, failing, owes it again).
+    if (this.lastReadSentMs[resource]! >= deliveredAtMs) this.notifiedAtMs[resource] = Math.max(this.notifiedAtMs[resource]!, deliveredAtMs);
+    else this.oweRead(resource, timeMs);
   }
 
   private onUpdated2025(resource: number, version: number, timeMs: number): void {
     if (version <= this.delivered[resource]!) this.duplicatesSeen = true;
     else this.delivered[resource] = version;
     if (this.acked[resource] === 0) {
-      this.beforeAck[resource] = 1;
+      this.beforeAckAtMs[resource] = timeMs;
       return;
     }
     if (!this.duplicatesSeen || timeMs - this.lastReadSentMs[resource]! > coalesceWindowMs) this.oweRead(resource, timeMs);
@@ -169,6 +176,8 @@ export class NotificationReadChecker extends OwedPerResource {
    * again from now, unless a later read is already on its way (that one answers it).
    */
   onReadAnswered(resource: number, requestSentAtMs: number, failed: boolean, timeMs: number): void {
+    // A read sent after an updated that waits for the subscribe's acknowledgement brought its news: nothing waits.
+    if (!failed && this.beforeAckAtMs[resource] !== none && requestSentAtMs >= this.beforeAckAtMs[resource]!) this.beforeAckAtMs[resource] = none;
     const notifiedAtMs = this.notifiedAtMs[resource]!;
     if (notifiedAtMs === none || requestSentAtMs < notifiedAtMs) return;
     if (!failed) {

@@ -45,7 +45,7 @@ describe('examples/naive-kb: subscribe, read on update, overwrite a Map', () => 
 });
 
 describe('examples/fixed-kb and FencedResourceCache pass', () => {
-  for (const scenario of ['read-race', 'reconnect', 'close-race', 'duplicate-storm', 'permission-revocation', 'old-session-notification', 'swarm']) {
+  for (const scenario of ['read-race', 'reconnect', 'close-race', 'duplicate-storm', 'permission-revocation', 'old-session-notification', 'subscription-errors', 'swarm']) {
     it(`fixed-kb on ${scenario}`, async () => {
       const { verdict } = await gate(await example('fixed-kb'), scenario, 15);
       expect(verdict.reasons).toEqual([]);
@@ -104,7 +104,7 @@ describe('examples/fixed-kb and FencedResourceCache pass', () => {
   }
   // close-race, client-crash, reconnect and permission-revocation failed on version_regression until the core
   // ended the serving lease on a not-found (core/fence.ts; examples/fenced-cache/README.md).
-  for (const scenario of ['read-race', 'uri-spelling', 'close-race', 'client-crash', 'reconnect', 'permission-revocation']) {
+  for (const scenario of ['read-race', 'uri-spelling', 'close-race', 'client-crash', 'reconnect', 'permission-revocation', 'subscription-errors']) {
     it(`cacheModule() (FencedResourceCache over the reference core) on ${scenario}`, async () => {
       const { verdict } = await gate(cacheModule(), scenario, 10);
       expect(verdict.reasons).toEqual([]);

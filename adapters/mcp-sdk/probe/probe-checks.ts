@@ -86,7 +86,7 @@ export class ProbeRecorder {
     }
     else if (effect.type === 'StaleReceiptWritten') record.staleReceipts++;
     else if (effect.type === 'Transitioned' && effect.event === 'subscribe_acked') record.subscribeAckAtMs ??= atMs;
-    else if (effect.type === 'Transitioned' && effect.event === 'unsubscribe_begun') record.unsubscribeBeganAtMs ??= atMs;
+    else if (effect.type === 'Transitioned' && (effect.event === 'unsubscribe_begun' || effect.event === 'unsubscribe_owed')) record.unsubscribeBeganAtMs ??= atMs;
     else if (effect.type === 'SubscriptionClosed' && effect.outcome === 'ACKED') record.unsubscribeAckAtMs ??= atMs;
   }
 
@@ -178,7 +178,7 @@ export class ProbeRecorder {
 
   private checkClosing(effect: ClientEffect, atMs: number): void {
     if (effect.type === 'Transitioned') {
-      if (effect.event === 'unsubscribe_begun') this.closing.add(effect.uri);
+      if (effect.event === 'unsubscribe_begun' || effect.event === 'unsubscribe_owed') this.closing.add(effect.uri);
       if (effect.event === 'subscribe_sent' || effect.event === 'resubscribe') this.closing.delete(effect.uri);
       return;
     }
