@@ -193,6 +193,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // subscription-errors: subscribe/unsubscribe answered with transient errors, the server not acting on them
   // (server_subscription_kept): an error or an older generation's answer taken for an unsubscribe ACK.
   ['subscription-errors', 0, 16],
+  // 6623: the first where an unsubscribe's error answer, arriving after the application re-subscribed during the close,
+  // must leave the URI's unsubscribeOwed set (core/reducer-responses.ts onUnsubscribeResponse): the new subscribe fails
+  // and the close from RECONCILIATION_REQUIRED must still unsubscribe.
+  ['subscription-errors', 6623, 1],
 ]
 
 const rootSeed = 1;
