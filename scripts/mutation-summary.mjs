@@ -2,11 +2,20 @@
 // scripts/mutation-batch.sh or `stryker run`): per file killed / survived / timeout / no coverage / checker
 // rejected (compile error) / ignored, the score, and the kill rate of the non-equivalent mutants, where the
 // equivalent ones are those listed in mutation-equivalents.md (one line each: `- core/FILE.ts:LINE:COLUMN
-// MUTATOR `replacement`: why`). Prints every survivor not listed there. Usage: node scripts/mutation-summary.mjs [REPORT.json...]
+// MUTATOR `replacement`: why`). Prints every survivor not listed there.
+// Usage: node scripts/mutation-summary.mjs [REPORT.json...] [--verdicts FILE...]
+// A file's mutants come from the LAST report that holds it (a whole-core run, then a newer batch of one file: the
+// composite of the two). --verdicts FILE...: output of scripts/mutation-survivors.mts (`core/F.ts:L:C MUTATOR "replacement"
+// <tab> killed by ...`): an open mutant it names as killed counts as killed (a re-judge under the current gate of a
+// report whose file has not changed since).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
-const reports = process.argv.slice(2).length > 0
-  ? process.argv.slice(2)
+const argv = process.argv.slice(2);
+const verdictsAt = argv.indexOf('--verdicts');
+const verdictFiles = verdictsAt < 0 ? [] : argv.slice(verdictsAt + 1);
+const reportArgs = verdictsAt < 0 ? argv : argv.slice(0, verdictsAt);
+const reports = reportArgs.length > 0
+  ? reportArgs
   : existsSync('mutation-report') ? readdirSync('mutation-report').filter((name) => name.endsWith('.json') && !name.endsWith('.stryker.json')).map((name) => `mutation-report/${name}`) : [];
 if (reports.length === 0) {
   console.error('mutation summary: no reports (run scripts/mutation-batch.sh NAME FILE... or npm run mutation first)');
@@ -22,27 +31,39 @@ if (existsSync('mutation-equivalents.md')) {
   }
 }
 
+const killedByVerdict = new Set();
+for (const verdictFile of verdictFiles) {
+  for (const line of readFileSync(verdictFile, 'utf8').split('\n')) {
+    const match = /^(core\/[\w./-]+:\d+:\d+) (\w+) ("(?:[^"\\]|\\.)*")\tkilled by [^(]/.exec(line);
+    if (match) killedByVerdict.add(`${match[1]} ${match[2]} ${JSON.parse(match[3])}`);
+  }
+}
+
 const statuses = ['Killed', 'Survived', 'Timeout', 'NoCoverage', 'CompileError', 'RuntimeError', 'Ignored'];
 const rows = new Map();
-const survivors = [];
+const survivorsByFile = new Map();
 for (const report of reports) {
   const files = JSON.parse(readFileSync(report, 'utf8')).files;
   for (const [file, { mutants }] of Object.entries(files)) {
-    const row = rows.get(file) ?? Object.fromEntries([...statuses, 'Equivalent'].map((status) => [status, 0]));
+    const row = Object.fromEntries([...statuses, 'Equivalent'].map((status) => [status, 0]));
+    const survivors = [];
     for (const mutant of mutants) {
       const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
       const open = mutant.status === 'Survived' || mutant.status === 'NoCoverage';
       const span = `${where}-${mutant.location.end.line}:${mutant.location.end.column}`;
       const listed = (at) => equivalents.has(`${at} ${mutant.mutatorName} ${mutant.replacement ?? ''}`);
       if (open && (listed(where) || listed(span))) row.Equivalent++;
+      else if (open && killedByVerdict.has(`${where} ${mutant.mutatorName} ${mutant.replacement ?? ''}`)) row.Killed++;
       else {
         row[mutant.status] = (row[mutant.status] ?? 0) + 1;
         if (open) survivors.push(`${where} ${mutant.mutatorName} ${mutant.status}: ${JSON.stringify(mutant.replacement ?? '')}`);
       }
     }
     rows.set(file, row);
+    survivorsByFile.set(file, survivors);
   }
 }
+const survivors = [...survivorsByFile.values()].flat();
 
 const header = ['file', 'killed', 'timeout', 'survived', 'no-cov', 'compile', 'ignored', 'equivalent', 'score', 'non-equiv killed'];
 console.log(header.join('\t'));
