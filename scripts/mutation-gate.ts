@@ -30,14 +30,18 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // malformed-input (sim/actors/hostile-inputs.ts, sim/checkers/inputs.ts): the only part that hands the client inputs with
   // a malformed caller field (core/input-check.ts) or a malformed notification, response id or envelope (core/protocol.ts
   // interpretNotification, checkRequestId). Early: most mutants of those lines fail only here, at interleaving 0; ~50 ms
-  // an interleaving plain. [0, 8): 2 is the first where sub-capabilities are spelled with and without `resources: false`,
-  // 4 the first subscribe spelled without a subject and for 'default', 6 the first Connected without `resources` (it means
-  // true), 7 the first `resources: "yes"` and the first subject of exactly 1,024 characters (valid). 11: the first
-  // completeness task that is not a string; 13: the first capabilities that are an array (core/input-check.ts
-  // checkCapabilities' object test). Connected comes once a session, so its eleven kinds take a dozen interleavings.
-  ['malformed-input', 0, 8],
+  // an interleaving plain. Re-derived when uri-invalid, era-unknown, era-elsewhere-ignored and deadline-disarmed joined the
+  // kinds (the draws of their input types moved; every mutant the earlier parts [0, 8), 11, 13 killed is killed by these,
+  // scripts/mutation-rejudge-s16/reducer.txt): 0 the first command URI that is a string but no URI (core/reducer.ts withUri,
+  // onSubscribeCommanded, onUnsubscribeCommanded) and the first timer firing at -1 for a timer never armed (core/reducer-timers.ts
+  // onTimer's first test), 1 the first capabilities that are an array, 5 the first Connected of an unknown era (core/reducer.ts
+  // checkEra's rejection) and the first sub-capabilities spelled with and without `resources: false`, 8 the first discover
+  // command carrying an `era` (only Connected's era is checked). 11: the first completeness task that is not a string; 22 the
+  // first Connected without `resources` (it means true); 29 the first `resources: "yes"`.
+  ['malformed-input', 0, 9],
   ['malformed-input', 11, 1],
-  ['malformed-input', 13, 1],
+  ['malformed-input', 22, 1],
+  ['malformed-input', 29, 1],
   ['swarm', 0, 12],
   ['era-both', 0, 6],
   // 2026-07-28 alone: its defaults (listen ack timeout, read re-issue) are only reached here (mutation-survivors.mts);

@@ -61,7 +61,7 @@ const goldenTraceHashes: Record<string, number> = {
   // gave the fault ten more kinds (0x34c5b187) and the one that adds malformed-response-id copies to its plan (0xfa0ebc5a).
   // 0xf356eb82: the reference reads again after a read that brought nothing to take (core/reducer-responses.ts retrySoon).
   'malformed-read-response': 0xf356eb82,
-  'malformed-input': 0xbda7fadb, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
+  'malformed-input': 0xd5cce8fb, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
   'multi-page-lost-notifications': 0x30fae15f,
   'no-resources-capability': 0xc0d9cb8f, // a server without the resources capability (new scenario)
   'no-subscribe-capability': 0x243a432b,
