@@ -46,6 +46,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   private readonly stepState: StepFunction<unknown>;
   /** The session the client was last handed Connected for, while it lasts (-1: none, or lost, or a crash since). */
   private connectedSession = -1;
+  /** The highest session generation the client was ever handed Connected for (0: none), crashes included. */
+  private highestSession = 0;
   /** malformed-input is in the plan (sim/actors/hostile-inputs.ts): a step may be preceded, or replaced, by a hostile one. */
   private readonly hostile: boolean;
 
@@ -90,6 +92,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     this.world.oracle.sessions.onToldEnded(session.generation - 1); // a new connection: every older one is over
     this.step(input, cause, null);
     this.connectedSession = session.generation;
+    if (session.generation > this.highestSession) this.highestSession = session.generation;
   }
 
   sessionLost(session: ServerSession): void {
@@ -108,6 +111,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       return false;
     }
     const violationsBefore = this.world.oracle.violations.length;
+    this.world.oracle.crash.judgeDurableSession(client.durable(this.state), this.highestSession, this.world.nowMs);
     const config = this.config;
     const recover = (durable: unknown): unknown => {
       const ledger = JSON.parse(JSON.stringify(durable ?? null)) as unknown;
