@@ -129,6 +129,7 @@ export class Oracle extends OracleTruth {
       case 'Transitioned':
         this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
         if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri);
+        this.closeRecord.onTransitioned(effect.uri, effect.to);
         break;
       case 'SubscriptionClosed':
         this.closeRecord.onClosed(effect, truth.timeMs);

@@ -91,6 +91,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (era !== undefined) input.era = era;
     this.world.oracle.sessions.onToldEnded(session.generation - 1); // a new connection: every older one is over
     this.step(input, cause, null);
+    this.judgeClosesSettled();
     this.connectedSession = session.generation;
     if (session.generation > this.highestSession) this.highestSession = session.generation;
   }
@@ -125,7 +126,16 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     // The restart is a step: its effects (the reference's session_lost moves) are judged and carried out.
     // Not mixed into the trace hash: the steps after it carry its consequences (golden hashes stay put).
     this.judgeAndCarryOut(recovered.effects, causeConnection, null, violationsBefore);
+    this.judgeClosesSettled();
     return true;
+  }
+
+  /** A new session or a restart: no close of the session before it is still under way (sim/checkers/close-record.ts). */
+  private judgeClosesSettled(): void {
+    const world = this.world;
+    const violationsBefore = world.oracle.violations.length;
+    world.oracle.closeRecord.judgeSessionStarted(world.nowMs);
+    world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
   }
 
   // -- the effect port -----------------------------------------------------------------------------------
