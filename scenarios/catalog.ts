@@ -205,16 +205,22 @@ export const unannouncedDisconnect: Scenario = {
 
 /**
  * A server without the resources capability (a tools-only server, say): the client must send no resources/* request
- * at all and refuse the commands that need one (core/reducer.ts refusedForCapability); nothing is owed convergence.
- * Step clients only (sim/applicability.ts).
+ * at all, refuse the commands that need one (core/reducer.ts refusedForCapability) and promise no staleness bound
+ * (bound_unkeepable); nothing is owed convergence. Client crashes (rare) hand it subscribes while it does not know the
+ * server yet (its capabilities were volatile): taken, they must not start at the next connection. Step clients only
+ * (sim/applicability.ts).
  */
 export const noResourcesCapability: Scenario = {
   name: 'no-resources-capability',
   description: 'the server does not declare the resources capability: no resources/* request may be sent, subscribe and discover commands are refused',
-  targets: ['request_not_offered', 'command_not_refused'],
+  targets: ['request_not_offered', 'command_not_refused', 'bound_unkeepable'],
   catches: [],
   sometimes: ['no-resources-capability'],
-  plan: (chooser) => plan({ 'no-resources-capability': ratio(1, 1), disconnect: ratio(1, 8) }, workload(chooser, { ...discoveryWorkload, ...servingWorkload })),
+  plan: (chooser) =>
+    plan(
+      { 'no-resources-capability': ratio(1, 1), disconnect: ratio(1, 8), 'client-crash': ratio(1, 16) },
+      workload(chooser, { ...discoveryWorkload, ...servingWorkload, closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMax: 3_000 }),
+    ),
 };
 
 export const noSubscribeCapability: Scenario = {

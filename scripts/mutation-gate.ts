@@ -158,8 +158,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // (core/reducer-sessions.ts onConnected: its reads wedge, healed_convergence).
   ['unannounced-disconnect', 0, 1],
   // a server without the resources capability (scenarios/catalog.ts no-resources-capability): interleaving 0 fails a
-  // client that takes a subscribe or discover command silently (core/reducer.ts refusedForCapability; command_not_refused).
-  ['no-resources-capability', 0, 1],
+  // client that takes a subscribe or discover command silently (core/reducer.ts refusedForCapability; command_not_refused)
+  // or refuses one and takes it too (bound_unkeepable); 2 the first where a subscribe taken while a restarted client did
+  // not know the server yet is started at its connection (core/reducer-sessions.ts onConnected's capability test).
+  ['no-resources-capability', 0, 3],
   // 3: the first multi-page-lost-notifications interleaving that confirms a deletion: its outbox delete entry must
   // remove exactly the URI's derived entries (core/authorization.ts writeDeletion; outbox_lineage_broken).
   ['multi-page-lost-notifications', 3, 1],

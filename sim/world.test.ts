@@ -63,7 +63,7 @@ const goldenTraceHashes: Record<string, number> = {
   'malformed-read-response': 0xf356eb82,
   'malformed-input': 0xd5cce8fb, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
   'multi-page-lost-notifications': 0x30fae15f,
-  'no-resources-capability': 0xc0d9cb8f, // a server without the resources capability (new scenario)
+  'no-resources-capability': 0x8a16998f, // a server without the resources capability (new scenario)
   'no-subscribe-capability': 0x243a432b,
   'old-session-notification': 0x03fa24f5, // stray-notification (updates of URIs never subscribed, or of no URI) in its plan
   'permission-revocation': 0x4f0e2576,

@@ -6,6 +6,9 @@
  * server declared and which era the connection speaks, never on what the client believes it negotiated.
  * Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for answer_unrecorded.
  *
+ * And `bound_unkeepable`: no staleness bound is published (StalenessBoundPublished, a promise to read the resource at
+ * least that often) on a connection whose server declared no resources capability, where no read can be sent.
+ *
  * And the converse, `subscribe_unsent` (SPEC §3.2, §3.5: a client polls only without the capability): a subscribe
  * command handed to the client while it is connected (it was handed Connected for the current session, and no
  * Disconnected or crash since) to a 2025-11-25 server that declared `resources.subscribe` sends resources/subscribe
@@ -21,6 +24,11 @@ export class OfferedRequestChecker {
   judgeRequests(effects: readonly ClientEffect[], resourcesOffered: boolean, subscribeOffered: boolean, era2026: boolean, timeMs: number): void {
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
+      if (effect.type === 'StalenessBoundPublished' && !resourcesOffered) {
+        this.sink.checked('bound_unkeepable');
+        this.sink.violate('bound_unkeepable', timeMs, effect.uri, `published a ${effect.mode} staleness bound of ${effect.boundMs} ms for ${effect.uri}, but the server did not declare the resources capability: no read can keep it`);
+        continue;
+      }
       if (effect.type !== 'RequestSent') continue;
       if (!resourcesOffered) {
         // Every request the reference vocabulary sends is resources/* or subscriptions/listen (of resources).
@@ -38,7 +46,8 @@ export class OfferedRequestChecker {
 
   /**
    * A subscribe or discover command reached a client that has been told, at every connection of the run, that the
-   * server declares no resources capability: it must refuse it (a CapabilityMissing rejection), so the application
+   * server declares no resources capability (and at least once since it last restarted: capabilities are volatile, a
+   * restarted client does not know the server until it connects): it must refuse it (a CapabilityMissing rejection), so the application
    * learns its watch or listing cannot work, rather than take it silently (as if it could poll or list).
    */
   judgeRefusal(command: 'SubscribeCommanded' | 'DiscoverCommanded', uri: string, effects: readonly ClientEffect[], timeMs: number): void {

@@ -46,6 +46,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   private readonly stepState: StepFunction<unknown>;
   /** The session the client was last handed Connected for, while it lasts (-1: none, or lost, or a crash since). */
   private connectedSession = -1;
+  /** The client was handed Connected since it started or last restarted (it knows the server's capabilities). */
+  private toldSinceRestart = false;
   /** The highest session generation the client was ever handed Connected for (0: none), crashes included. */
   private highestSession = 0;
   /** malformed-input is in the plan (sim/actors/hostile-inputs.ts): a step may be preceded, or replaced, by a hostile one. */
@@ -93,6 +95,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     this.step(input, cause, null);
     this.judgeClosesSettled();
     this.connectedSession = session.generation;
+    this.toldSinceRestart = true;
     if (session.generation > this.highestSession) this.highestSession = session.generation;
   }
 
@@ -106,6 +109,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const client = this.client;
     this.epoch++;
     this.connectedSession = -1;
+    this.toldSinceRestart = false;
     this.armedTimers.clear();
     if (client.durable === undefined || client.recover === undefined) {
       this.state = client.init(this.config);
@@ -296,7 +300,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     this.state = result.state;
     if (this.onStep !== null) this.onStep(input, result.effects);
     world.traceHash = mix(world.traceHash, result.effects.length);
-    if ((input.type === 'SubscribeCommanded' || input.type === 'DiscoverCommanded') && !world.capabilities.resources && world.sessionGeneration > 0) {
+    if ((input.type === 'SubscribeCommanded' || input.type === 'DiscoverCommanded') && !world.capabilities.resources && this.toldSinceRestart) {
       oracle.offered.judgeRefusal(input.type, input.type === 'SubscribeCommanded' ? input.uri : '', result.effects, world.nowMs);
     }
     this.judgeAndCarryOut(result.effects, cause, response, violationsBefore);
