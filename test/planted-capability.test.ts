@@ -5,7 +5,8 @@
  * starts it all the same, and one whose connection to such a server starts the subscriptions a restarted client took
  * before it knew the server (both promise a staleness bound no read can keep: `bound_unkeepable`). Each caught in the
  * no-resources-capability scenario on a seed where the unpatched copy violates nothing, and shrinks to at most 30
- * timeline lines.
+ * timeline lines. And one that cancels a 2025-11-25 subscribe still in flight as a listen when the URI is closed
+ * (`request_not_offered`: a 2025-11-25 connection has no listen), caught in close-race.
  */
 import { describePlantedBugs } from './planted-search.js';
 import type { PlantedBug } from './planting.js';
@@ -31,6 +32,13 @@ const bugs: readonly PlantedBug[] = [
     patches: [{ file: 'reducer-sessions.ts', find: '  if (!volatile.capabilities.resources) {\n    refuseForCapability', replace: '  if (!volatile.capabilities.resources && input0()) {\n    refuseForCapability' }, { file: 'reducer-sessions.ts', find: '// -- sessions --', replace: 'const input0 = (): boolean => false;\n\n// -- sessions --' }],
     scenarios: ['no-resources-capability'],
     invariants: ['bound_unkeepable'],
+  },
+  {
+    name: 'listen-cancelled-in-2025',
+    description: 'an unsubscribe cancels the in-flight request of the subscription as a listen whatever the era: a 2025-11-25 subscribe still unanswered is "cancelled" as if it were a listen',
+    patches: [{ file: 'reducer.ts', find: '  if (isEra2026(d) && d.subscription(checked.uri) !== undefined', replace: '  if (d.subscription(checked.uri) !== undefined' }],
+    scenarios: ['close-race'],
+    invariants: ['request_not_offered'],
   },
 ];
 

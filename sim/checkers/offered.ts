@@ -2,7 +2,8 @@
  * Requests the server does not offer (SPEC §3.5): `request_not_offered`. On a 2025-11-25 connection whose
  * server did not declare `resources.subscribe` the client polls, so it sends neither resources/subscribe
  * nor resources/unsubscribe; a 2026-07-28 connection has no such methods at all (a watch is a
- * subscriptions/listen, cancelled by notifications/cancelled). Judged on the world's own record of what the
+ * subscriptions/listen, cancelled by notifications/cancelled), and a 2025-11-25 one has no listen to cancel
+ * (ListenCancelled). Judged on the world's own record of what the
  * server declared and which era the connection speaks, never on what the client believes it negotiated.
  * Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for answer_unrecorded.
  *
@@ -27,6 +28,11 @@ export class OfferedRequestChecker {
       if (effect.type === 'StalenessBoundPublished' && !resourcesOffered) {
         this.sink.checked('bound_unkeepable');
         this.sink.violate('bound_unkeepable', timeMs, effect.uri, `published a ${effect.mode} staleness bound of ${effect.boundMs} ms for ${effect.uri}, but the server did not declare the resources capability: no read can keep it`);
+        continue;
+      }
+      if (effect.type === 'ListenCancelled' && !era2026) {
+        this.sink.checked('request_not_offered');
+        this.sink.violate('request_not_offered', timeMs, effect.uri, `cancelled a listen (request ${effect.requestId}) of ${effect.uri}, but the connection speaks 2025-11-25, which has no subscriptions/listen`);
         continue;
       }
       if (effect.type !== 'RequestSent') continue;
