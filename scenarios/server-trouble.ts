@@ -5,6 +5,7 @@
 import { ratio } from '../sim/faults.js';
 import type { Scenario } from './scenario.js';
 import { plan, servingWorkload, workload } from './shape.js';
+import { defaultNetwork, defaultServer } from '../sim/plan.js';
 
 /**
  * Outages longer than the authorization lease and the reconciliation period (long-outage: a partition, a deploy):
@@ -59,4 +60,20 @@ export const malformedAcks: Scenario = {
   sometimes: ['malformed-ack', 'server-restart'],
   plan: (chooser) =>
     plan({ 'malformed-ack': ratio(1, 3), 'server-restart': ratio(1, 15) }, workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMax: 5_000, deleteRatio: ratio(0, 1) })),
+};
+
+/**
+ * An overloaded server (slow-read, a third of the reads, up to 12 s late: longer than notified_unread's bound): an update
+ * that reaches a resource while its read is this slow must be read again before that read comes back (SPEC §3.3: one
+ * more read while one is in flight and updates are pending; the fence keeps the newest), and the client still
+ * converges and keeps serving what it confirmed. Swarms never draw reads this slow.
+ */
+export const slowServer: Scenario = {
+  name: 'slow-server',
+  description: 'a third of the read answers come up to 12 s late: updates that reach a resource while its read is that slow are read again at once',
+  targets: ['notified_unread', 'version_regression', 'convergence_60s', 'healed_convergence'],
+  catches: [],
+  sometimes: ['slow-read'],
+  plan: (chooser) =>
+    plan({ 'slow-read': ratio(1, 3) }, workload(chooser, { ...servingWorkload, mutationIntervalMsMin: 500, mutationIntervalMsMax: 4_000 }), defaultServer, { ...defaultNetwork, slowReadDelayMsMax: 12_000 }),
 };

@@ -196,6 +196,11 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // malformed-acks: subscribe/unsubscribe answers whose result is not an object (malformed_response_unrejected); [0, 3)
   // kills 7 survivors (core/reducer-responses.ts brokenAck and its callers).
   ['malformed-acks', 0, 3],
+  // core/reducer-timers.ts, reducer-sessions.ts, reducer.ts, reducer-notifications.ts (session 16): slow-server
+  // (scenarios/server-trouble.ts, reads up to 12 s late): interleaving 0 is where a client whose 2025-11-25 hedge
+  // never reads again while a slow read is on its way (core/reducer-timers.ts hedge test) leaves news unread
+  // (notified_unread).
+  ['slow-server', 0, 1],
 ]
 
 const rootSeed = 1;

@@ -66,10 +66,10 @@ const goldenTraceHashes: Record<string, number> = {
   'no-resources-capability': 0x8a16998f, // a server without the resources capability (new scenario)
   'no-subscribe-capability': 0x243a432b,
   'old-session-notification': 0x03fa24f5, // stray-notification (updates of URIs never subscribed, or of no URI) in its plan
-  'permission-revocation': 0x4f0e2576,
+  'permission-revocation': 0x3b22f3aa, // re-pinned: an updated reaching a URI a catalog made dirty arms the hedge (core/reducer-notifications.ts)
   'read-race': 0xc9cc100c,
   reconnect: 0xebe6ed5f,
-  'revocation-race': 0x24453070, // fast authorization feed, slow reads answered before the revocation (new scenario)
+  'revocation-race': 0xb58d0ba2, // fast authorization feed, slow reads answered before the revocation (re-pinned: the hedge, as above)
   'sdk-swarm': 0x53043f76,
   swarm: 0xa1162ed2,
   'uri-spelling': 0x3e03f317,
@@ -77,6 +77,7 @@ const goldenTraceHashes: Record<string, number> = {
   'unannounced-disconnect': 0xa329ea32, // disconnects the client is not told of (new scenario)
   'long-outage': 0x79eff43e, // outages of 25-45 s, once a run (new scenario)
   'read-errors': 0x7d9814cc, // transient server errors answering reads (new scenario)
+  'slow-server': 0x9469d1cd, // reads up to 12 s late (new scenario)
   'malformed-acks': 0x46618df4, // subscribe and unsubscribe answers whose result is not an object (new scenario)
 };
 
