@@ -7,7 +7,7 @@ import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
 import { defaultNetwork, defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications } from './discovery.js';
-import { longOutage, malformedAcks, readErrors, slowServer } from './server-trouble.js';
+import { longOutage, malformedAcks, readErrors, repeatedInputs, slowServer } from './server-trouble.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
 import { uriShapes } from './uri-shapes.js';
@@ -374,6 +374,7 @@ export const scenarios: readonly Scenario[] = [
   readErrors,
   malformedAcks,
   slowServer,
+  repeatedInputs,
   noResourcesCapability,
   noSubscribeCapability,
   clientCrash,

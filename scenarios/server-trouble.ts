@@ -1,6 +1,7 @@
 /**
  * Scenarios of a server in trouble for a while, each the only one to draw its fault (the swarms never do): a long
- * outage (long-outage), reads failing with transient errors (read-error), acknowledgements that are no objects (malformed-ack).
+ * outage (long-outage), reads failing with transient errors (read-error), acknowledgements that are no objects (malformed-ack),
+ * reads far slower than the notified-read bound (slow-server), and a host that hands inputs twice (repeated-inputs).
  */
 import { ratio } from '../sim/faults.js';
 import type { Scenario } from './scenario.js';
@@ -76,4 +77,23 @@ export const slowServer: Scenario = {
   sometimes: ['slow-read'],
   plan: (chooser) =>
     plan({ 'slow-read': ratio(1, 3) }, workload(chooser, { ...servingWorkload, mutationIntervalMsMin: 500, mutationIntervalMsMax: 4_000 }), defaultServer, { ...defaultNetwork, slowReadDelayMsMax: 12_000 }),
+};
+
+/**
+ * A host that repeats itself over a flaky connection (input-repeated: a Connected, subscribe or unsubscribe command
+ * handed twice at once, as a handler run twice would; each repeat must change nothing, sim/checkers/inputs.ts), while
+ * most unsubscribe ACKs are lost and connections drop: a close whose ACK is unknown when its session ends is settled
+ * by that end (close_record_untrue). Closed resources are wanted again only after 6-9 s, past the ACK timeout (5 s). Step clients only (sim/applicability.ts).
+ */
+export const repeatedInputs: Scenario = {
+  name: 'repeated-inputs',
+  description: 'Connected, subscribe and unsubscribe handed twice, unsubscribe ACKs mostly lost, connections dropping: each repeat changes nothing, every close ends',
+  targets: ['malformed_input_accepted', 'close_record_untrue', 'convergence_60s', 'healed_convergence'],
+  catches: [],
+  sometimes: ['input-repeated', 'drop-unsubscribe-ack', 'disconnect'],
+  plan: (chooser) =>
+    plan(
+      { 'input-repeated': ratio(1, 2), 'drop-unsubscribe-ack': ratio(3, 4), disconnect: ratio(1, 6) },
+      workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMin: 6_000, resubscribeDelayMsMax: 9_000 }),
+    ),
 };

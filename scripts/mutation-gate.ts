@@ -201,6 +201,12 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // never reads again while a slow read is on its way (core/reducer-timers.ts hedge test) leaves news unread
   // (notified_unread).
   ['slow-server', 0, 1],
+  // repeated-inputs (scenarios/server-trouble.ts: Connected, subscribe and unsubscribe handed twice, unsubscribe ACKs
+  // mostly lost, connections dropping): 0 is where a client that restarts a session handed again (core/reducer-sessions.ts
+  // onConnected) or a subscription asked for again (core/reducer.ts onSubscribeCommanded) fails, 10 the first where a
+  // session ends with an unsubscribe's ACK unknown (core/reducer-sessions.ts sessionLost must close it: close_record_untrue).
+  ['repeated-inputs', 0, 1],
+  ['repeated-inputs', 10, 1],
 ]
 
 const rootSeed = 1;

@@ -78,6 +78,7 @@ const goldenTraceHashes: Record<string, number> = {
   'long-outage': 0x79eff43e, // outages of 25-45 s, once a run (new scenario)
   'read-errors': 0x7d9814cc, // transient server errors answering reads (new scenario)
   'slow-server': 0x9469d1cd, // reads up to 12 s late (new scenario)
+  'repeated-inputs': 0xdfd3322f, // Connected, subscribe and unsubscribe handed twice (new scenario)
   'malformed-acks': 0x46618df4, // subscribe and unsubscribe answers whose result is not an object (new scenario)
 };
 
