@@ -77,14 +77,14 @@ function onUpdated(d: Draft, uri: string): void {
       if (!tracking.dirty) {
         d.setReads(uri, tracking.inFlight, true);
         d.armTimer('hedge', uri, d.nowMs + d.config.readHedgeMs);
-      }
+      } else armHedgeIfNone(d, uri);
       break;
     case 'TOMBSTONE_PENDING':
       if (tracking.inFlight > 0) {
         if (!tracking.dirty) d.setReads(uri, tracking.inFlight, true);
-      } else {
-        openDebounce(d, uri, tracking.inFlight);
-      }
+        armHedgeIfNone(d, uri); // a tombstone check on its way, say: hedged as in READ_PENDING
+      } else openDebounce(d, uri, tracking.inFlight);
+      // (none on its way: a debounce window opens, UPDATE_SEEN, whose end reads)
       break;
     case 'UPDATE_SEEN': {
       // Already coalescing: extend the window (duplicates arrive spread out), up to debounceMsMax.
@@ -122,4 +122,13 @@ function openDebounce(d: Draft, uri: string, inFlight: number): void {
   move(d, uri, 'update_seen');
   d.setReads(uri, inFlight, false, d.nowMs);
   d.armTimer('debounce', uri, d.nowMs + d.config.debounceMs);
+}
+
+/**
+ * News behind a read on its way, the URI already dirty: the hedge reads again if that read is slow. One armed is left as
+ * it is (never moved later); a URI made dirty by a catalog (core/scan.ts reconcileTombstones) has none yet, and without
+ * one the news would wait for the slow read however long it takes (scenario slow-server).
+ */
+function armHedgeIfNone(d: Draft, uri: string): void {
+  if (d.timerDeadline('hedge', uri) === -1) d.armTimer('hedge', uri, d.nowMs + d.config.readHedgeMs);
 }

@@ -28,8 +28,8 @@ export function onTimer(d: Draft, timer: TimerId, deadlineMs: number): void {
         onReadDeadline(d, uri);
         break;
       }
-      // The read in flight is slow and updates are pending: one more read; the fence keeps the newest.
-      if (sub.state === 'READ_PENDING' && d.uriState(uri).dirty) issueRead(d, uri, 'notification');
+      if (sub.state === 'TOMBSTONE_PENDING' && d.uriState(uri).dirty) issueRead(d, uri, 'notification'); // -> READ_PENDING, clean
+      if (sub.state === 'READ_PENDING' && d.uriState(uri).dirty) issueRead(d, uri, 'notification'); // slow read, news pending: one more
       break;
     case 'reconcile':
       if (!isOpen(sub.state) || !d.v.connected) return;

@@ -7,7 +7,7 @@ import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
 import { defaultNetwork, defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications } from './discovery.js';
-import { longOutage, malformedAcks, readErrors, subscriptionErrors } from './server-trouble.js';
+import { longOutage, malformedAcks, readErrors, repeatedInputs, slowServer, subscriptionErrors } from './server-trouble.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
 import { uriShapes } from './uri-shapes.js';
@@ -205,16 +205,22 @@ export const unannouncedDisconnect: Scenario = {
 
 /**
  * A server without the resources capability (a tools-only server, say): the client must send no resources/* request
- * at all and refuse the commands that need one (core/reducer.ts refusedForCapability); nothing is owed convergence.
- * Step clients only (sim/applicability.ts).
+ * at all, refuse the commands that need one (core/reducer.ts refusedForCapability) and promise no staleness bound
+ * (bound_unkeepable); nothing is owed convergence. Client crashes (rare) hand it subscribes while it does not know the
+ * server yet (its capabilities were volatile): taken, they must not start at the next connection. Step clients only
+ * (sim/applicability.ts).
  */
 export const noResourcesCapability: Scenario = {
   name: 'no-resources-capability',
   description: 'the server does not declare the resources capability: no resources/* request may be sent, subscribe and discover commands are refused',
-  targets: ['request_not_offered', 'command_not_refused'],
+  targets: ['request_not_offered', 'command_not_refused', 'bound_unkeepable'],
   catches: [],
   sometimes: ['no-resources-capability'],
-  plan: (chooser) => plan({ 'no-resources-capability': ratio(1, 1), disconnect: ratio(1, 8) }, workload(chooser, { ...discoveryWorkload, ...servingWorkload })),
+  plan: (chooser) =>
+    plan(
+      { 'no-resources-capability': ratio(1, 1), disconnect: ratio(1, 8), 'client-crash': ratio(1, 16) },
+      workload(chooser, { ...discoveryWorkload, ...servingWorkload, closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMax: 3_000 }),
+    ),
 };
 
 export const noSubscribeCapability: Scenario = {
@@ -368,6 +374,8 @@ export const scenarios: readonly Scenario[] = [
   readErrors,
   malformedAcks,
   subscriptionErrors,
+  slowServer,
+  repeatedInputs,
   noResourcesCapability,
   noSubscribeCapability,
   clientCrash,

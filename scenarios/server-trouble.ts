@@ -1,11 +1,13 @@
 /**
  * Scenarios of a server in trouble for a while, each the only one to draw its fault (the swarms never do): a long
  * outage (long-outage), reads failing with transient errors (read-error), acknowledgements that are no objects (malformed-ack),
- * subscribes and unsubscribes failing with transient errors (subscription-error).
+ * subscribes and unsubscribes failing with transient errors (subscription-error), reads far slower than the
+ * notified-read bound (slow-server), and a host that hands inputs twice (repeated-inputs).
  */
 import { ratio } from '../sim/faults.js';
 import type { Scenario } from './scenario.js';
 import { plan, servingWorkload, workload } from './shape.js';
+import { defaultNetwork, defaultServer } from '../sim/plan.js';
 
 /**
  * Outages longer than the authorization lease and the reconciliation period (long-outage: a partition, a deploy):
@@ -68,7 +70,7 @@ export const malformedAcks: Scenario = {
  * the client must subscribe again) and a failed unsubscribe leaves the server holding and notifying a subscription the
  * application gave up (server_subscription_kept: the client must unsubscribe again). Neither is an acknowledgement, and
  * neither is malformed (answer_unrecorded / malformed_response_unrejected: no rejection). The application closes and
- * re-subscribes often (a third of the resources every 2 s, back after 0-3 s), and a third of the unsubscribe ACKs come
+ * re-subscribes often (a third of the resources every 2 s, back after 0-45 s), and a third of the unsubscribe ACKs come
  * 5-8 s late (late-unsubscribe-ack), so the answer to an older generation's request often arrives while a newer
  * generation of the same resource waits for its own: it acknowledges nothing of the newer one. Swarms never draw it.
  */
@@ -82,5 +84,40 @@ export const subscriptionErrors: Scenario = {
     plan(
       { 'subscription-error': ratio(1, 4), 'late-unsubscribe-ack': ratio(1, 3) },
       workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMin: 0, resubscribeDelayMsMax: 45_000, deleteRatio: ratio(0, 1) }),
+    ),
+};
+
+/**
+ * An overloaded server (slow-read, a third of the reads, up to 12 s late: longer than notified_unread's bound): an update
+ * that reaches a resource while its read is this slow must be read again before that read comes back (SPEC §3.3: one
+ * more read while one is in flight and updates are pending; the fence keeps the newest), and the client still
+ * converges and keeps serving what it confirmed. Swarms never draw reads this slow.
+ */
+export const slowServer: Scenario = {
+  name: 'slow-server',
+  description: 'a third of the read answers come up to 12 s late: updates that reach a resource while its read is that slow are read again at once',
+  targets: ['notified_unread', 'version_regression', 'convergence_60s', 'healed_convergence'],
+  catches: [],
+  sometimes: ['slow-read'],
+  plan: (chooser) =>
+    plan({ 'slow-read': ratio(1, 3) }, workload(chooser, { ...servingWorkload, mutationIntervalMsMin: 500, mutationIntervalMsMax: 4_000 }), defaultServer, { ...defaultNetwork, slowReadDelayMsMax: 12_000 }),
+};
+
+/**
+ * A host that repeats itself over a flaky connection (input-repeated: a Connected, subscribe or unsubscribe command
+ * handed twice at once, as a handler run twice would; each repeat must change nothing, sim/checkers/inputs.ts), while
+ * most unsubscribe ACKs are lost and connections drop: a close whose ACK is unknown when its session ends is settled
+ * by that end (close_record_untrue). Closed resources are wanted again only after 6-9 s, past the ACK timeout (5 s). Step clients only (sim/applicability.ts).
+ */
+export const repeatedInputs: Scenario = {
+  name: 'repeated-inputs',
+  description: 'Connected, subscribe and unsubscribe handed twice, unsubscribe ACKs mostly lost, connections dropping: each repeat changes nothing, every close ends',
+  targets: ['malformed_input_accepted', 'close_record_untrue', 'convergence_60s', 'healed_convergence'],
+  catches: [],
+  sometimes: ['input-repeated', 'drop-unsubscribe-ack', 'disconnect'],
+  plan: (chooser) =>
+    plan(
+      { 'input-repeated': ratio(1, 2), 'drop-unsubscribe-ack': ratio(3, 4), disconnect: ratio(1, 6) },
+      workload(chooser, { closeRatio: ratio(1, 3), closeTickMs: 2_000, resubscribeDelayMsMin: 6_000, resubscribeDelayMsMax: 9_000 }),
     ),
 };

@@ -30,14 +30,18 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // malformed-input (sim/actors/hostile-inputs.ts, sim/checkers/inputs.ts): the only part that hands the client inputs with
   // a malformed caller field (core/input-check.ts) or a malformed notification, response id or envelope (core/protocol.ts
   // interpretNotification, checkRequestId). Early: most mutants of those lines fail only here, at interleaving 0; ~50 ms
-  // an interleaving plain. [0, 8): 2 is the first where sub-capabilities are spelled with and without `resources: false`,
-  // 4 the first subscribe spelled without a subject and for 'default', 6 the first Connected without `resources` (it means
-  // true), 7 the first `resources: "yes"` and the first subject of exactly 1,024 characters (valid). 11: the first
-  // completeness task that is not a string; 13: the first capabilities that are an array (core/input-check.ts
-  // checkCapabilities' object test). Connected comes once a session, so its eleven kinds take a dozen interleavings.
-  ['malformed-input', 0, 8],
+  // an interleaving plain. Re-derived when uri-invalid, era-unknown, era-elsewhere-ignored and deadline-disarmed joined the
+  // kinds (the draws of their input types moved; every mutant the earlier parts [0, 8), 11, 13 killed is killed by these,
+  // scripts/mutation-rejudge-s16/reducer.txt): 0 the first command URI that is a string but no URI (core/reducer.ts withUri,
+  // onSubscribeCommanded, onUnsubscribeCommanded) and the first timer firing at -1 for a timer never armed (core/reducer-timers.ts
+  // onTimer's first test), 1 the first capabilities that are an array, 5 the first Connected of an unknown era (core/reducer.ts
+  // checkEra's rejection) and the first sub-capabilities spelled with and without `resources: false`, 8 the first discover
+  // command carrying an `era` (only Connected's era is checked). 11: the first completeness task that is not a string; 22 the
+  // first Connected without `resources` (it means true); 29 the first `resources: "yes"`.
+  ['malformed-input', 0, 9],
   ['malformed-input', 11, 1],
-  ['malformed-input', 13, 1],
+  ['malformed-input', 22, 1],
+  ['malformed-input', 29, 1],
   ['swarm', 0, 12],
   ['era-both', 0, 6],
   // 2026-07-28 alone: its defaults (listen ack timeout, read re-issue) are only reached here (mutation-survivors.mts);
@@ -154,8 +158,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // (core/reducer-sessions.ts onConnected: its reads wedge, healed_convergence).
   ['unannounced-disconnect', 0, 1],
   // a server without the resources capability (scenarios/catalog.ts no-resources-capability): interleaving 0 fails a
-  // client that takes a subscribe or discover command silently (core/reducer.ts refusedForCapability; command_not_refused).
-  ['no-resources-capability', 0, 1],
+  // client that takes a subscribe or discover command silently (core/reducer.ts refusedForCapability; command_not_refused)
+  // or refuses one and takes it too (bound_unkeepable); 2 the first where a subscribe taken while a restarted client did
+  // not know the server yet is started at its connection (core/reducer-sessions.ts onConnected's capability test).
+  ['no-resources-capability', 0, 3],
   // 3: the first multi-page-lost-notifications interleaving that confirms a deletion: its outbox delete entry must
   // remove exactly the URI's derived entries (core/authorization.ts writeDeletion; outbox_lineage_broken).
   ['multi-page-lost-notifications', 3, 1],
@@ -197,6 +203,17 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // must leave the URI's unsubscribeOwed set (core/reducer-responses.ts onUnsubscribeResponse): the new subscribe fails
   // and the close from RECONCILIATION_REQUIRED must still unsubscribe.
   ['subscription-errors', 6623, 1],
+  // core/reducer-timers.ts, reducer-sessions.ts, reducer.ts, reducer-notifications.ts (session 16): slow-server
+  // (scenarios/server-trouble.ts, reads up to 12 s late): interleaving 0 is where a client whose 2025-11-25 hedge
+  // never reads again while a slow read is on its way (core/reducer-timers.ts hedge test) leaves news unread
+  // (notified_unread).
+  ['slow-server', 0, 1],
+  // repeated-inputs (scenarios/server-trouble.ts: Connected, subscribe and unsubscribe handed twice, unsubscribe ACKs
+  // mostly lost, connections dropping): 0 is where a client that restarts a session handed again (core/reducer-sessions.ts
+  // onConnected) or a subscription asked for again (core/reducer.ts onSubscribeCommanded) fails, 10 the first where a
+  // session ends with an unsubscribe's ACK unknown (core/reducer-sessions.ts sessionLost must close it: close_record_untrue).
+  ['repeated-inputs', 0, 1],
+  ['repeated-inputs', 10, 1],
 ]
 
 const rootSeed = 1;

@@ -22,7 +22,7 @@ export interface ClaimedFeatures {
 }
 
 /** Faults judged on the step interface only (ClaimedFeatures.stepInterface; cli/protocol.ts refuses them over the SDK). */
-export const stepInterfaceFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'malformed-response-id', 'malformed-ack'];
+export const stepInterfaceFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'malformed-response-id', 'malformed-ack', 'input-repeated'];
 
 const faultsOfFeature: Record<keyof ClaimedFeatures, readonly FaultName[]> = {
   catalogs: ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'no-list-changed-capability', 'malformed-list-page'],

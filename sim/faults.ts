@@ -56,6 +56,7 @@ export const faultNames = [
   'read-error',
   'malformed-ack',
   'subscription-error',
+  'input-repeated',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -119,6 +120,7 @@ export const faultDescriptions: Record<FaultName, string> = {
   'read-error': 'a resources/read of an existing resource answered with a transient server error (-32603 internal error, -32000 server busy) instead of its content: neither a deletion nor a revocation',
   'malformed-ack': 'a resources/subscribe or resources/unsubscribe answer whose result is not an object (null, a string, an array, a number): no acknowledgement, a typed rejection (the server did act on the request)',
   'subscription-error': 'a resources/subscribe or resources/unsubscribe answered with a transient server error (-32603 internal error, -32000 server busy): the server did not act on it (no subscription made, or the subscription kept)',
+  'input-repeated': 'the host hands the client a Connected, subscribe or unsubscribe command a second time, at once (a handler run twice): the repeat must change nothing',
   'stray-notification': 'a 2025-11-25 resources/updated for a URI the client never subscribed (outside the catalog), or for no URI at all, next to a real one: audited and ignored, or rejected',
 };
 
@@ -135,9 +137,10 @@ export const faultDescriptions: Record<FaultName, string> = {
  * make (and the gate parts and goldens pinned on them).
  * stray-notification is drawn only by old-session-notification, malformed-response-id only by
  * malformed-read-response, late-unsubscribe-ack only by lost-unsubscribe-ack (a fault added to the swarms' catalogue
- * would move every swarm interleaving). long-outage, read-error, malformed-ack and subscription-error are their scenarios' own for the same reason.
+ * would move every swarm interleaving). long-outage, read-error, malformed-ack and subscription-error are their scenarios' own for the same reason;
+ * input-repeated (repeated-inputs) too, and it is stepped through a step client's step function like malformed-input.
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'listen-ack-repeated', 'stray-notification', 'malformed-response-id', 'late-unsubscribe-ack', 'long-outage', 'read-error', 'malformed-ack', 'subscription-error'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'listen-ack-repeated', 'stray-notification', 'malformed-response-id', 'late-unsubscribe-ack', 'long-outage', 'read-error', 'malformed-ack', 'subscription-error', 'input-repeated'];
 /** The faults that only fire on 2026-07-28 connections (those of the swarms; scenario-only ones apart). */
 export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => (fault.startsWith('listen-') && !scenarioOnlyFaults.includes(fault)) || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
 // ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)

@@ -66,6 +66,10 @@ export const safetyInvariants = [
   'server_subscription_missing',
   // SPEC §11: a response whose id is not a positive integer is a typed rejection (sim/checkers/answers.ts)
   'malformed_response_unrejected',
+  // SPEC §4: every effect is plain data of its type's documented shape (sim/checkers/effect-shape.ts)
+  'effect_malformed',
+  // SPEC §3.5: no staleness bound is promised where nothing can be read (sim/checkers/offered.ts)
+  'bound_unkeepable',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -124,9 +128,11 @@ export const invariantExplanations: Record<InvariantName, string> = {
     'after a malformed (or inert) input, the client answered the next real input differently than it would have without it: the malformed input changed its state (SPEC §11: the state is returned unchanged), or an equivalent spelling of a real input (capabilities without resources: true, an updated notification with extra params) was answered differently than the input itself, or two spellings of one input (a subscribe without a subject and one for the subject default; sub-capabilities with and without a resources capability that is false) differently from each other',
   subscribe_unsent:
     'the client was commanded to subscribe a resource while connected to a 2025-11-25 server that declared resources.subscribe, and sent no resources/subscribe for it in that step (it polls only without the capability: SPEC §3.5)',
+  bound_unkeepable: 'the client published a staleness bound (StalenessBoundPublished) on a connection whose server declared no resources capability: it promises reads it cannot send',
+  effect_malformed: 'the client returned an effect that is not plain data of its documented shape (core/effects.ts): not an object, of no known type, or without a field its type requires (a string, a finite number, a boolean, an array, an object, or one of a closed set of values): the host cannot carry it out or record it',
   watch_not_renewed: '2026-07-28: a listen acknowledged with a resource the application still wants ended on the current connection (completed, its stream closed, or cancelled by the client), and the client sent no new subscriptions/listen of it within its subscribeRetryMs plus its listen ack deadline (7 s by default)',
   unsubscribe_after_ack: "the client sent resources/unsubscribe for a resource after the server's success answer (ACK) to an unsubscribe of it, sent since the application last gave it up, had reached the client on the same session, with no new subscribe or unsubscribe command since",
-  notification_unrecorded: "a resources/updated delivered on an ended session left no audit naming its resource and no rejection in the step that handled it, or one of a URI no one subscribed left no audit and no rejection, or one whose uri is not a URI no rejection",
+  notification_unrecorded: "a resources/updated delivered on an ended session left no OLD_SESSION_NOTIFICATION audit naming its resource and no rejection in the step that handled it, or one of a URI no one subscribed left no audit and no rejection, or one whose uri is not a URI no rejection",
   server_subscription_missing: 'on a live 2025-11-25 session whose server declared subscribe, the server held no subscription of a resource the application wants (and may read), and the client sent no resources/subscribe of it for longer than two subscribe retries plus one reconciliation period',
   malformed_response_unrejected: 'the client received a response whose id is not a positive integer (a copy of a read answer: malformed-response-id), or a subscribe/unsubscribe answer whose result is not an object (malformed-ack), and left no typed rejection (MalformedResponse for the latter) in that step, or took the latter for an acknowledgement, or rejected a well-formed error answer to subscribe/unsubscribe: SPEC §11 makes a broken response a typed rejection',
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
@@ -163,7 +169,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   availability: ['refused_fresh'],
   answers: ['answer_unrecorded', 'malformed_read_accepted', 'read_answer_misjudged', 'malformed_response_unrejected'],
   inputs: ['malformed_input_accepted', 'malformed_input_not_inert'],
-  offered: ['request_not_offered', 'subscribe_unsent', 'command_not_refused'],
+  offered: ['request_not_offered', 'subscribe_unsent', 'command_not_refused', 'bound_unkeepable'],
   'unsubscribe-acks': ['unsubscribe_after_ack'],
   'notification-records': ['notification_unrecorded'],
   'subscription-held': ['server_subscription_missing'],
@@ -175,6 +181,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'outbox-lineage': ['outbox_lineage_broken'],
   'close-record': ['close_record_untrue'],
   era2026Renewal: ['watch_not_renewed'],
+  'effect-shape': ['effect_malformed'],
 };
 
 export const invariantIndex: Record<InvariantName, number> = Object.fromEntries(

@@ -9,6 +9,7 @@ import { Era2026ServingCheckers } from './checkers/era2026-serving.js';
 import { AmplificationChecker } from './checkers/amplification.js';
 import { AnswerChecker } from './checkers/answers.js';
 import { InputChecker } from './checkers/inputs.js';
+import { EffectShapeChecker } from './checkers/effect-shape.js';
 import { OfferedRequestChecker } from './checkers/offered.js';
 import { CatalogChecker } from './checkers/catalog.js';
 import { CatalogAbChecker } from './checkers/catalog-ab.js';
@@ -67,6 +68,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly availability: AvailabilityChecker;
   readonly answers: AnswerChecker;
   readonly inputs: InputChecker;
+  readonly effectShape: EffectShapeChecker;
   readonly offered: OfferedRequestChecker;
   readonly notifiedReads: NotificationReadChecker;
   readonly outboxLineage: OutboxLineageChecker;
@@ -111,6 +113,7 @@ export class OracleCheckers extends OracleAccounts {
     this.availability = new AvailabilityChecker(this, uris, this.era2026Watch);
     this.answers = new AnswerChecker(this, uris);
     this.inputs = new InputChecker(this);
+    this.effectShape = new EffectShapeChecker(this);
     this.offered = new OfferedRequestChecker(this);
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
     this.outboxLineage = new OutboxLineageChecker(this);

@@ -333,6 +333,19 @@ describe('oracle: fence_lost_after_crash', () => {
     acceptOrdinal(B, 4, 2, 2_600, 2_200);
     expect(fired(oracle)).toEqual({});
   });
+
+  it('a durable ledger behind the latest session the client was handed is flagged; one that keeps it, or is no fencesim ledger, is not', () => {
+    const ledger = (sessionGeneration: unknown): unknown => ({ schema: 'fencesim.ledger.v1', sessionGeneration });
+    oracle.crash.judgeDurableSession(ledger(3), 3, 1_000);
+    oracle.crash.judgeDurableSession(ledger(4), 3, 1_000);
+    oracle.crash.judgeDurableSession({ schema: 'my.own.v2', sessionGeneration: 0 }, 3, 1_000);
+    oracle.crash.judgeDurableSession(null, 3, 1_000);
+    expect(fired(oracle)).toEqual({});
+    oracle.crash.judgeDurableSession(ledger(0), 3, 2_000);
+    oracle.crash.judgeDurableSession(ledger('3'), 3, 2_000);
+    expect(fired(oracle)).toEqual({ fence_lost_after_crash: 2 });
+    expect(oracle.violations[0]!.detail).toContain('naming session 0, but it had been handed session 3');
+  });
 });
 
 describe('oracle: convergence_60s', () => {

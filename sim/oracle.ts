@@ -44,6 +44,7 @@ export class Oracle extends OracleTruth {
       const effect = effects[index]!;
       const checked = checksOf(effect);
       for (let at = 0; at < checked.length; at++) checks[checked[at]!]! += 1;
+      this.effectShape.judge(effect, truth.timeMs);
       this.judgeEffect(effect, truth);
     }
     this.availability.afterStep(effects, truth);
@@ -128,6 +129,7 @@ export class Oracle extends OracleTruth {
       case 'Transitioned':
         this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
         if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri);
+        this.closeRecord.onTransitioned(effect.uri, effect.to);
         break;
       case 'SubscriptionClosed':
         this.closeRecord.onClosed(effect, truth.timeMs);

@@ -61,15 +61,15 @@ const goldenTraceHashes: Record<string, number> = {
   // gave the fault ten more kinds (0x34c5b187) and the one that adds malformed-response-id copies to its plan (0xfa0ebc5a).
   // 0xf356eb82: the reference reads again after a read that brought nothing to take (core/reducer-responses.ts retrySoon).
   'malformed-read-response': 0xf356eb82,
-  'malformed-input': 0xbda7fadb, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
+  'malformed-input': 0xd5cce8fb, // inputs with a malformed field before the real ones (sim/actors/hostile-inputs.ts)
   'multi-page-lost-notifications': 0x30fae15f,
-  'no-resources-capability': 0xc0d9cb8f, // a server without the resources capability (new scenario)
+  'no-resources-capability': 0x8a16998f, // a server without the resources capability (new scenario)
   'no-subscribe-capability': 0x243a432b,
   'old-session-notification': 0x03fa24f5, // stray-notification (updates of URIs never subscribed, or of no URI) in its plan
-  'permission-revocation': 0x4f0e2576,
+  'permission-revocation': 0x3b22f3aa, // re-pinned: an updated reaching a URI a catalog made dirty arms the hedge (core/reducer-notifications.ts)
   'read-race': 0xc9cc100c,
   reconnect: 0xebe6ed5f,
-  'revocation-race': 0x24453070, // fast authorization feed, slow reads answered before the revocation (new scenario)
+  'revocation-race': 0xb58d0ba2, // fast authorization feed, slow reads answered before the revocation (re-pinned: the hedge, as above)
   'sdk-swarm': 0x53043f76,
   swarm: 0xa1162ed2,
   'uri-spelling': 0x3e03f317,
@@ -77,6 +77,8 @@ const goldenTraceHashes: Record<string, number> = {
   'unannounced-disconnect': 0xa329ea32, // disconnects the client is not told of (new scenario)
   'long-outage': 0x79eff43e, // outages of 25-45 s, once a run (new scenario)
   'read-errors': 0x7d9814cc, // transient server errors answering reads (new scenario)
+  'slow-server': 0x9469d1cd, // reads up to 12 s late (new scenario)
+  'repeated-inputs': 0xdfd3322f, // Connected, subscribe and unsubscribe handed twice (new scenario)
   'malformed-acks': 0x46618df4, // subscribe and unsubscribe answers whose result is not an object (new scenario)
   'subscription-errors': 0xca358f72, // subscribe and unsubscribe answered with transient errors (new scenario)
 };

@@ -10,7 +10,8 @@
  * - `notification_unrecorded` (sim/checkers/notification-records.ts, SPEC §3.5 "audited and ignored") and the
  *   stray-notification fault (in scenario old-session-notification): a client that ignores an ended session's updated,
  *   or one of a URI it never subscribed, without its audit, or names no URI in the ended session's audit, or drops one
- *   whose uri is not a URI without its rejection;
+ *   whose uri is not a URI without its rejection, or (2026-07-28) routes an ended connection's updated like a current one,
+ *   so that its audit, if any, is not the OLD_SESSION_NOTIFICATION one;
  * - `notified_unread` on a server seen to duplicate (sim/checkers/notification-reads.ts coalesceWindowMs): a client
  *   that coalesces a pulse whatever the time since its resource's last read (coalescedIntoLeadingRead without its
  *   window test) swallows pulses no read covers.
@@ -71,6 +72,13 @@ const ignoringClients: readonly PlantedBug[] = [
     description: "the OLD_SESSION_NOTIFICATION audit of an ended session's updated names no URI",
     patches: [{ file: 'reducer-notifications.ts', find: "      uri: notification.type === 'updated' ? notification.uri : '',", replace: "      uri: ''," }],
     scenarios: ['old-session-notification'],
+    invariants: ['notification_unrecorded'],
+  },
+  {
+    name: 'old-connection-update-routed',
+    description: "2026-07-28: an updated on an ended connection's stream is routed like a current one (no session test): its audit, if any, says a listen mismatched, not an old session's notification",
+    patches: [{ file: 'reducer-notifications.ts', find: '  if (!d.v.connected || sessionGeneration !== d.v.sessionGeneration) {\n    const uri = isObject(params)', replace: '  if (!d.v.connected) {\n    const uri = isObject(params)' }],
+    scenarios: ['era2026-swarm'],
     invariants: ['notification_unrecorded'],
   },
   {

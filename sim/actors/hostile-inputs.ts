@@ -91,6 +91,8 @@ const connectedKinds: Record<string, Make> = {
     const { resources: _implied, ...rest } = capabilities(real);
     return { input: { ...real, capabilities: rest }, expect: 'same', rejection: null, shows: [] };
   },
+  // An era the client does not speak: a typed rejection, never a session in an era taken for another.
+  'era-unknown': (real) => broken(real, 'era', '2024-11-05', 'MalformedInput', ['Connected.era must be one of', '"2024-11-05"']),
   // A server without the resources capability has none of its sub-capabilities (MCP: they are fields of `resources`).
   'sub-capabilities-without-resources': (real) => ({
     input: { ...real, capabilities: { resources: false, subscribe: true, listChanged: true, snapshotId: true } },
@@ -168,11 +170,17 @@ const timerKinds: Record<string, Make> = {
   // The largest times a caller may give: valid, and never a deadline the client armed.
   'deadline-max': (real) => ({ input: { ...real, deadlineMs: Number.MAX_SAFE_INTEGER }, expect: 'inert', rejection: null, shows: [] }),
   'deadline-min': (real) => ({ input: { ...real, deadlineMs: -Number.MAX_SAFE_INTEGER }, expect: 'inert', rejection: null, shows: [] }),
+  // -1, the mark of a disarmed timer, for a timer never armed (the review timer under a resource's URI): no timer fires.
+  'deadline-disarmed': (real) => ({ input: { ...real, timer: { kind: 'discover', uri: timer(real).uri }, deadlineMs: -1 }, expect: 'inert', rejection: null, shows: [] }),
 };
 
+/** Where a command's URI is checked, as its rejection names it (core/reducer.ts). */
+const uriPlaces: Partial<Record<ClientInput['type'], string>> = { SubscribeCommanded: 'subscribe command', UnsubscribeCommanded: 'unsubscribe command', ServeCommanded: 'serve command', AuthorizationChanged: 'authorization feed' };
 const uriKinds: Record<string, Make> = {
   'uri-number': (real) => broken(real, 'uri', 42, 'InvalidUri', [`${real.type}: uri must be a string, got number`]),
   'uri-null': (real) => broken(real, 'uri', null, 'InvalidUri', [`${real.type}: uri must be a string, got null`]),
+  // A string that is no URI (a space is never allowed): rejected where it is canonicalized, naming the command.
+  'uri-invalid': (real) => broken(real, 'uri', `${String(real.uri)} x`, 'InvalidUri', [`${uriPlaces[real.type]}: `]),
 };
 const subjectKinds: Record<string, Make> = {
   'subject-number': malformed('subject', 42, 'must be a string, got number'),
@@ -199,7 +207,8 @@ const kindsByType: Record<ClientInput['type'], Record<string, Make>> = {
   ServeCommanded: { ...uriKinds, ...subjectKinds, 'subject-missing': malformed('subject', undefined, 'must be a string, got undefined') },
   AuthorizationChanged: authorizationKinds,
   CompletenessTaskCommanded: { 'task-number': malformed('task', 42, 'must be a string, got number') },
-  DiscoverCommanded: {},
+  // `era` is a field of Connected only: on any other input it is no field of the input, and changes nothing.
+  DiscoverCommanded: { 'era-elsewhere-ignored': (real) => ({ input: { ...real, era: '2024-11-05' }, expect: 'same', rejection: null, shows: [] }) },
 };
 
 /** Per input type: the kind names that apply (its own, then every input's), built once. */

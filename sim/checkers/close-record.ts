@@ -5,6 +5,9 @@
  * fence frozen when closing began: no read is allocated afterwards), and its `closeEpoch` is a positive integer no
  * earlier close used, above the URI's previous one. Judged from the client's own effects (Transitioned,
  * RequestSent, SubscriptionClosed), across crashes (ordinals and epochs are durable). Step clients only.
+ * A close under way when its session ends is settled by that end (SPEC §3.4: UNSUBSCRIBING and UNSUBSCRIBE_UNKNOWN
+ * --session_lost--> CLOSED, the session that held it ended): no URI the client last moved to UNSUBSCRIBING or
+ * UNSUBSCRIBE_UNKNOWN is still there once it has taken a new session (the step of a Connected, or a restart).
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { CheckingSink } from './sink.js';
@@ -21,7 +24,24 @@ export class CloseRecordChecker {
   private readonly movedClosed: string[] = [];
   private readonly reported: string[] = [];
 
+  /** URIs the client last moved to UNSUBSCRIBING or UNSUBSCRIBE_UNKNOWN (a close under way). */
+  private readonly closing = new Set<string>();
+
   constructor(private readonly sink: CheckingSink) {}
+
+  onTransitioned(uri: string, to: string): void {
+    if (to === 'UNSUBSCRIBING' || to === 'UNSUBSCRIBE_UNKNOWN') this.closing.add(uri);
+    else if (this.closing.size > 0) this.closing.delete(uri);
+  }
+
+  /** After the step of a new session (a Connected) or a restart: every close under way before it has been settled. */
+  judgeSessionStarted(timeMs: number): void {
+    this.sink.checked('close_record_untrue');
+    for (const uri of this.closing) {
+      this.sink.violate('close_record_untrue', timeMs, uri, `${uri} is still closing (UNSUBSCRIBING or UNSUBSCRIBE_UNKNOWN) in a new session: the end of the session that held it closes it (session_lost -> CLOSED), with its record`);
+    }
+    this.closing.clear();
+  }
 
   beginStep(): void {
     if (this.movedClosed.length > 0) this.movedClosed.length = 0;

@@ -5,6 +5,10 @@
  *   is a pre-crash read accepted after the restart.
  * - An accepted readOrdinal at or below the highest one accepted for its URI before the latest crash is a
  *   watermark that went backwards (the ledger lost it).
+ * - A durable ledger of the documented format (`fencesim.ledger.v1`) whose sessionGeneration is below the highest
+ *   session the client was handed before the crash: a host numbers the sessions after a restart from it
+ *   (adapters/mcp-sdk/cache/cache-setup.ts firstStateOf), so it would hand out a generation again, and a response
+ *   of the pre-crash session of that number would pass the session fence.
  */
 export interface CrashSink {
   resourceOf(uri: string): number;
@@ -31,6 +35,16 @@ export class CrashChecker {
     this.crashes++;
     this.lastCrashMs = timeMs;
     this.acceptedOrdinalAtCrash.set(this.acceptedOrdinal);
+  }
+
+  /** The client crashed with `durable` as its ledger, having been handed Connected up to session `highestSession`. */
+  judgeDurableSession(durable: unknown, highestSession: number, timeMs: number): void {
+    if (durable === null || typeof durable !== 'object') return;
+    const ledger = durable as { schema?: unknown; sessionGeneration?: unknown };
+    if (ledger.schema !== 'fencesim.ledger.v1' || ledger.sessionGeneration === highestSession) return;
+    const kept = typeof ledger.sessionGeneration === 'number' ? ledger.sessionGeneration : -1;
+    if (kept >= highestSession) return;
+    this.sink.violate('fence_lost_after_crash', timeMs, '', `crashed with a durable ledger naming session ${String(ledger.sessionGeneration)}, but it had been handed session ${highestSession}: a host numbering sessions from the ledger hands a generation out twice`);
   }
 
   /** A version or a not-found was accepted at `readOrdinal`, in a step answering a request sent at `requestSentAtMs` (-1: none). */

@@ -1,8 +1,8 @@
 /**
  * Notifications a client must account for (SPEC §3.5, §11): `notification_unrecorded`. "Notifications that arrive on
  * an older session's stream are audited and ignored": a resources/updated delivered on a session that has ended leaves,
- * in the step that handles it, an audit naming its resource (AuditWritten whose URI is that resource's) or a protocol
- * rejection. So does an updated of a URI no one subscribed (stray-notification: outside the catalog), which the client
+ * in the step that handles it, an audit naming its resource (AuditWritten whose URI is that resource's) of the kind
+ * that says so (OLD_SESSION_NOTIFICATION: not a mismatched listen, not an unsubscribed URI) or a protocol rejection. So does an updated of a URI no one subscribed (stray-notification: outside the catalog), which the client
  * ignores: an audit or a rejection of any URI, as the oracle has no resource to name; one whose uri is not a URI at all
  * (SPEC §11) a rejection.
  *
@@ -29,9 +29,11 @@ export class NotificationRecordChecker {
       const effect = effects[index]!;
       if (effect.type === 'ProtocolRejected') return;
       if (message.malformed) continue;
-      if (effect.type === 'AuditWritten' && (message.resource < 0 || this.resourceOf(effect.uri) === message.resource)) return;
+      if (effect.type !== 'AuditWritten' || (!current && effect.kind !== 'OLD_SESSION_NOTIFICATION')) continue;
+      if (message.resource < 0 || this.resourceOf(effect.uri) === message.resource) return;
     }
     const why = message.malformed ? 'an updated whose uri is not a URI' : current ? 'an updated of a URI no one subscribed' : "an updated on an ended session's stream";
-    this.sink.violate('notification_unrecorded', timeMs, message.uri, `${why} (${message.uri}) left ${message.malformed ? 'no rejection' : 'no audit naming it and no rejection'}`);
+    const wanted = message.malformed ? 'no rejection' : current ? 'no audit naming it and no rejection' : 'no OLD_SESSION_NOTIFICATION audit naming it and no rejection';
+    this.sink.violate('notification_unrecorded', timeMs, message.uri, `${why} (${message.uri}) left ${wanted}`);
   }
 }

@@ -2,9 +2,13 @@
  * Requests the server does not offer (SPEC §3.5): `request_not_offered`. On a 2025-11-25 connection whose
  * server did not declare `resources.subscribe` the client polls, so it sends neither resources/subscribe
  * nor resources/unsubscribe; a 2026-07-28 connection has no such methods at all (a watch is a
- * subscriptions/listen, cancelled by notifications/cancelled). Judged on the world's own record of what the
+ * subscriptions/listen, cancelled by notifications/cancelled), and a 2025-11-25 one has no listen to cancel
+ * (ListenCancelled). Judged on the world's own record of what the
  * server declared and which era the connection speaks, never on what the client believes it negotiated.
  * Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for answer_unrecorded.
+ *
+ * And `bound_unkeepable`: no staleness bound is published (StalenessBoundPublished, a promise to read the resource at
+ * least that often) on a connection whose server declared no resources capability, where no read can be sent.
  *
  * And the converse, `subscribe_unsent` (SPEC §3.2, §3.5: a client polls only without the capability): a subscribe
  * command handed to the client while it is connected (it was handed Connected for the current session, and no
@@ -21,6 +25,16 @@ export class OfferedRequestChecker {
   judgeRequests(effects: readonly ClientEffect[], resourcesOffered: boolean, subscribeOffered: boolean, era2026: boolean, timeMs: number): void {
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
+      if (effect.type === 'StalenessBoundPublished' && !resourcesOffered) {
+        this.sink.checked('bound_unkeepable');
+        this.sink.violate('bound_unkeepable', timeMs, effect.uri, `published a ${effect.mode} staleness bound of ${effect.boundMs} ms for ${effect.uri}, but the server did not declare the resources capability: no read can keep it`);
+        continue;
+      }
+      if (effect.type === 'ListenCancelled' && !era2026) {
+        this.sink.checked('request_not_offered');
+        this.sink.violate('request_not_offered', timeMs, effect.uri, `cancelled a listen (request ${effect.requestId}) of ${effect.uri}, but the connection speaks 2025-11-25, which has no subscriptions/listen`);
+        continue;
+      }
       if (effect.type !== 'RequestSent') continue;
       if (!resourcesOffered) {
         // Every request the reference vocabulary sends is resources/* or subscriptions/listen (of resources).
@@ -38,7 +52,8 @@ export class OfferedRequestChecker {
 
   /**
    * A subscribe or discover command reached a client that has been told, at every connection of the run, that the
-   * server declares no resources capability: it must refuse it (a CapabilityMissing rejection), so the application
+   * server declares no resources capability (and at least once since it last restarted: capabilities are volatile, a
+   * restarted client does not know the server until it connects): it must refuse it (a CapabilityMissing rejection), so the application
    * learns its watch or listing cannot work, rather than take it silently (as if it could poll or list).
    */
   judgeRefusal(command: 'SubscribeCommanded' | 'DiscoverCommanded', uri: string, effects: readonly ClientEffect[], timeMs: number): void {

@@ -46,8 +46,14 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   private readonly stepState: StepFunction<unknown>;
   /** The session the client was last handed Connected for, while it lasts (-1: none, or lost, or a crash since). */
   private connectedSession = -1;
+  /** The client was handed Connected since it started or last restarted (it knows the server's capabilities). */
+  private toldSinceRestart = false;
+  /** The highest session generation the client was ever handed Connected for (0: none), crashes included. */
+  private highestSession = 0;
   /** malformed-input is in the plan (sim/actors/hostile-inputs.ts): a step may be preceded, or replaced, by a hostile one. */
   private readonly hostile: boolean;
+  /** input-repeated is in the plan: a Connected, subscribe or unsubscribe may be handed twice (maybeRepeat). */
+  private readonly repeats: boolean;
 
   constructor(
     private readonly world: ReducerWorld,
@@ -66,6 +72,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const owned = pureStep ? undefined : ownedStepOf(client);
     this.stepState = pureStep ? frozenStep(client, () => world.timeline?.lines ?? null) : owned ?? ((state, input) => client.step(state, input));
     this.hostile = world.faultOn[faultIndex['malformed-input']] === 1;
+    this.repeats = world.faultOn[faultIndex['input-repeated']] === 1;
   }
 
   // -- the driver port ---------------------------------------------------------------------------------
@@ -79,6 +86,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
       world.oracle.offered.judgeSubscribeCommand(input.uri, effects, world.capabilities.resources && world.capabilities.subscribe, isEra2026Session(session), world.nowMs);
       world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
     }
+    if (input.type === 'SubscribeCommanded' || input.type === 'UnsubscribeCommanded') this.maybeRepeat(input);
   }
 
   connect(cause: number): void {
@@ -89,7 +97,11 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (era !== undefined) input.era = era;
     this.world.oracle.sessions.onToldEnded(session.generation - 1); // a new connection: every older one is over
     this.step(input, cause, null);
+    this.maybeRepeat(input);
+    this.judgeClosesSettled();
     this.connectedSession = session.generation;
+    this.toldSinceRestart = true;
+    if (session.generation > this.highestSession) this.highestSession = session.generation;
   }
 
   sessionLost(session: ServerSession): void {
@@ -102,12 +114,14 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const client = this.client;
     this.epoch++;
     this.connectedSession = -1;
+    this.toldSinceRestart = false;
     this.armedTimers.clear();
     if (client.durable === undefined || client.recover === undefined) {
       this.state = client.init(this.config);
       return false;
     }
     const violationsBefore = this.world.oracle.violations.length;
+    this.world.oracle.crash.judgeDurableSession(client.durable(this.state), this.highestSession, this.world.nowMs);
     const config = this.config;
     const recover = (durable: unknown): unknown => {
       const ledger = JSON.parse(JSON.stringify(durable ?? null)) as unknown;
@@ -121,7 +135,36 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     // The restart is a step: its effects (the reference's session_lost moves) are judged and carried out.
     // Not mixed into the trace hash: the steps after it carry its consequences (golden hashes stay put).
     this.judgeAndCarryOut(recovered.effects, causeConnection, null, violationsBefore);
+    this.judgeClosesSettled();
     return true;
+  }
+
+  /**
+   * input-repeated: the host hands `input` (a Connected, subscribe or unsubscribe command, just stepped) a second time
+   * at once. The client already holds that session or that wish, so the repeat must change nothing: judged as an inert
+   * hostile input (sim/checkers/inputs.ts), its effects never carried out, and a client that took it goes on from its
+   * state before it.
+   */
+  private maybeRepeat(input: ClientInput): void {
+    const world = this.world;
+    if (!this.repeats || !world.fires('input-repeated', 'input repeated?')) return;
+    const made: HostileInput = { kind: `${input.type}-repeated`, input: { ...input }, expect: 'inert', rejection: null, shows: [] };
+    world.timeline?.note(world.nowMs, `[truth] the host hands the client the same ${input.type} again`);
+    const before: unknown = structuredClone(this.state);
+    const violationsBefore = world.oracle.violations.length;
+    this.steps++;
+    const result = this.stepState(this.state, made.input as ClientInput);
+    const taken = world.oracle.inputs.judgeHostile(made, result.effects, world.nowMs);
+    this.state = taken ? structuredClone(before) : result.state;
+    world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
+  }
+
+  /** A new session or a restart: no close of the session before it is still under way (sim/checkers/close-record.ts). */
+  private judgeClosesSettled(): void {
+    const world = this.world;
+    const violationsBefore = world.oracle.violations.length;
+    world.oracle.closeRecord.judgeSessionStarted(world.nowMs);
+    world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore); // names a violation right after the step
   }
 
   // -- the effect port -----------------------------------------------------------------------------------
@@ -282,7 +325,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     this.state = result.state;
     if (this.onStep !== null) this.onStep(input, result.effects);
     world.traceHash = mix(world.traceHash, result.effects.length);
-    if ((input.type === 'SubscribeCommanded' || input.type === 'DiscoverCommanded') && !world.capabilities.resources && world.sessionGeneration > 0) {
+    if ((input.type === 'SubscribeCommanded' || input.type === 'DiscoverCommanded') && !world.capabilities.resources && this.toldSinceRestart) {
       oracle.offered.judgeRefusal(input.type, input.type === 'SubscribeCommanded' ? input.uri : '', result.effects, world.nowMs);
     }
     this.judgeAndCarryOut(result.effects, cause, response, violationsBefore);

@@ -1,0 +1,85 @@
+/**
+ * Effects are plain data of the documented shape (SPEC §4, core/effects.ts): `effect_malformed`. Every effect a
+ * client returns is an object whose `type` is one of the effect types, with each field that type requires present
+ * and of its type (a string, a finite number, a boolean, an array, an object), and each field of a closed set of
+ * values (a polling or subscription bound, a close's outcome, an outbox operation...) one of them. The oracle and
+ * the application act on effects by these fields: an effect without them (an empty record, a bound without its
+ * number) is one the host cannot carry out or record, whatever else the client did right.
+ */
+import type { ClientEffect } from '../../core/types.js';
+import { isObject } from '../../core/protocol.js';
+import type { CheckingSink } from './sink.js';
+
+/** 's' string, 'n' finite number, 'b' boolean, 'a' array, 'o' object, or the values the field may take. */
+type FieldShape = 's' | 'n' | 'b' | 'a' | 'o' | readonly string[];
+
+const shapes: Record<ClientEffect['type'], Record<string, FieldShape>> = {
+  RequestSent: { requestId: 'n', sessionGeneration: 'n', method: 's', uri: 's' },
+  TimerArmed: { timer: 'o', deadlineMs: 'n' },
+  VersionAccepted: { uri: 's', text: 's', encoding: ['text', 'blob'], mimeType: 's', digest: 's', readOrdinal: 'n', watermarkBefore: 'n', subscriptionGeneration: 'n', sessionGeneration: 'n' },
+  StaleReceiptWritten: { uri: 's', requestId: 'n', readOrdinal: 'n', watermark: 'n', reason: 's' },
+  AuditWritten: { kind: 's', uri: 's', requestId: 'n', detail: 's' },
+  TombstonePending: { uri: 's', readOrdinal: 'n' },
+  TombstoneConfirmed: { uri: 's' },
+  OutboxEntryWritten: { uri: 's', sequence: 'n', operation: ['upsert', 'delete', 'invalidate'], digest: 's', derivedEntries: 'a', supersedes: 'a' },
+  DerivedEntryWritten: { entryId: 's', uri: 's', digest: 's', subject: 's' },
+  CatalogPublished: { scanId: 'n', status: 's', uris: 'a', digest: 's', measuredAtMs: 'n', stalenessBoundMs: 'n', nextReviewAtMs: 'n' },
+  ScanStarted: { scanId: 'n', pass: ['A', 'B', 'SNAPSHOT'] },
+  ScanAbandoned: { scanId: 'n', reason: 's', detail: 's' },
+  CompletenessTaskDecided: { task: 's', accepted: 'b', catalogStatus: 's', reason: 's' },
+  ContentServed: { uri: 's', subject: 's', digest: 's' },
+  ContentRefused: { uri: 's', subject: 's', reason: 's' },
+  RevocationLearned: { uri: 's', subject: 's', source: ['feed', 'read'] },
+  PurgeDone: { uri: 's', subject: 's', invalidatedEntries: 'n' },
+  StalenessBoundPublished: { uri: 's', boundMs: 'n', mode: ['subscription', 'polling'] },
+  SubscriptionClosed: { uri: 's', closeEpoch: 'n', closeOrdinal: 'n', outcome: ['ACKED', 'SESSION_ENDED'] },
+  Transitioned: { uri: 's', from: 's', to: 's', event: 's' },
+  ProtocolRejected: { rejection: 'o' },
+  ListenCancelled: { requestId: 'n', sessionGeneration: 'n', uri: 's' },
+};
+
+/** Per type, its fields as [name, shape] pairs (built once: the check runs on every effect). */
+const fieldsByType = new Map<string, readonly (readonly [string, FieldShape])[]>(Object.entries(shapes).map(([type, fields]) => [type, Object.entries(fields)]));
+
+function fieldProblem(value: unknown, shape: FieldShape): string | null {
+  switch (shape) {
+    case 's':
+      return typeof value === 'string' ? null : 'a string';
+    case 'n':
+      return typeof value === 'number' && Number.isFinite(value) ? null : 'a finite number';
+    case 'b':
+      return typeof value === 'boolean' ? null : 'a boolean';
+    case 'a':
+      return Array.isArray(value) ? null : 'an array';
+    case 'o':
+      return isObject(value) ? null : 'an object';
+    default:
+      return typeof value === 'string' && shape.includes(value) ? null : `one of ${shape.join(', ')}`;
+  }
+}
+
+/** What is wrong with the shape of `effect`, or null when it has the shape of its type. */
+export function effectShapeProblem(effect: unknown): string | null {
+  if (!isObject(effect)) return `an effect that is not an object (${effect === null ? 'null' : Array.isArray(effect) ? 'array' : typeof effect})`;
+  const type = effect.type;
+  const fields = typeof type === 'string' ? fieldsByType.get(type) : undefined;
+  if (fields === undefined) return `an effect of unknown type ${JSON.stringify(type) ?? 'undefined'}`;
+  for (let index = 0; index < fields.length; index++) {
+    const [name, shape] = fields[index]!;
+    const wanted = fieldProblem(effect[name], shape);
+    if (wanted !== null) return `a ${type} effect whose ${name} is not ${wanted} (got ${JSON.stringify(effect[name])?.slice(0, 60) ?? 'undefined'})`;
+  }
+  return null;
+}
+
+export class EffectShapeChecker {
+  constructor(private readonly sink: CheckingSink) {}
+
+  judge(effect: unknown, timeMs: number): void {
+    this.sink.checked('effect_malformed');
+    const problem = effectShapeProblem(effect);
+    if (problem === null) return;
+    const uri = isObject(effect) && typeof effect.uri === 'string' ? effect.uri : '';
+    this.sink.violate('effect_malformed', timeMs, uri, `the client returned ${problem}`);
+  }
+}
