@@ -190,6 +190,18 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // malformed-acks: subscribe/unsubscribe answers whose result is not an object (malformed_response_unrejected); [0, 3)
   // kills 7 survivors (core/reducer-responses.ts brokenAck and its callers).
   ['malformed-acks', 0, 3],
+  // core/era.ts and core/listen.ts (session 16, scripts/mutation-rejudge-s16/): era2026-malformed-input (scenarios/era2026.ts)
+  // hands a 2026-07-28 client the era's hostile inputs (sim/actors/hostile-inputs-2026.ts). [0, 3): 0 is the first with
+  // subscription ids that are not ids (core/era.ts subscriptionIdOf; malformed_input_not_inert), malformed updated params
+  // on a listen connection (core/listen.ts routeListenNotification's rejection) and acks whose notifications is no
+  // object (routeAck, honoredUris; malformed_input_accepted); 1 the first Connected.era of no revision and the first ack
+  // honoring nothing spelled two ways; 2 the first era text of no revision (checkEra shows it quoted). 32: the first era
+  // text too long to show whole (checkEra's cut).
+  ['era2026-malformed-input', 0, 3],
+  ['era2026-malformed-input', 32, 1],
+  // era2026-listen-ends 13: the first where a URI polled after a narrowed ack is read at the reconciliation period and
+  // its lease kept that long (core/era.ts isPolling on 2026-07-28 without its listen test): served_beyond_bound.
+  ['era2026-listen-ends', 13, 1],
 ]
 
 const rootSeed = 1;

@@ -18,7 +18,7 @@ import type { ListenCancelEffect } from './effects.js';
 import type { StepListener } from './interleaving.js';
 import { deepFreeze, FrozenStepError, frozenRestart, frozenStep } from './frozen-step.js';
 import { faultIndex } from '../faults.js';
-import { hostileInputFor, hostileKindCount, type HostileInput } from '../actors/hostile-inputs.js';
+import { hostileInputFor, hostileKindCount, hostileTableOf, type HostileInput } from '../actors/hostile-inputs.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
 export interface ReducerWorld extends WorldHost {
@@ -221,7 +221,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
    */
   private stepHostile(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
     const world = this.world;
-    const made = hostileInputFor(input, world.chooser.draw('faults', 'malformed input kind', hostileKindCount(input.type)));
+    const table = hostileTableOf(input, world.plan.era2026 !== undefined);
+    const made = hostileInputFor(input, world.chooser.draw('faults', 'malformed input kind', hostileKindCount(table)), table);
     world.timeline?.note(world.nowMs, `[truth] the harness hands the client ${made.kind} (${made.expect}) ${made.expect === 'same' ? 'in place of' : 'before'} the next input`);
     const before: unknown = structuredClone(this.state);
     if (made.expect === 'rejected' || made.expect === 'inert') {
