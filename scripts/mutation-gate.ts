@@ -202,6 +202,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // era2026-listen-ends 13: the first where a URI polled after a narrowed ack is read at the reconciliation period and
   // its lease kept that long (core/era.ts isPolling on 2026-07-28 without its listen test): served_beyond_bound.
   ['era2026-listen-ends', 13, 1],
+  // era2026-tags 0: the first where an updated naming no live acknowledged listen of its URI (before the ack, another
+  // listen's id) must leave its LISTEN_MISMATCH audit (core/listen.ts mismatch, routeListenNotification's id and ack
+  // tests; notification_unrecorded on 2026-07-28).
+  ['era2026-tags', 0, 1],
 ]
 
 const rootSeed = 1;

@@ -4,7 +4,8 @@
  * (core/era.ts checkEra), one that takes any positive number for a subscription id (subscriptionIdOf: a fraction or an
  * id beyond 2^53 is then audited as an unknown listen, not as no id), and one that checks an ack's shape only for a
  * listen waiting for it (core/listen.ts routeAck, as the reference had it: a malformed ack for another listen is
- * audited, not rejected). Each is caught on a seed where the unpatched copy violates nothing, and shrinks to at most
+ * audited, not rejected); and (scenario era2026-tags) one that ignores an updated naming no live acknowledged listen
+ * of its URI without the LISTEN_MISMATCH audit (notification_unrecorded). Each is caught on a seed where the unpatched copy violates nothing, and shrinks to at most
  * 30 timeline lines.
  */
 import { describePlantedBugs } from './planted-search.js';
@@ -35,6 +36,13 @@ const bugs: readonly PlantedBug[] = [
     scenarios: ['era2026-malformed-input'],
     invariants: ['malformed_input_accepted'],
   },
+  {
+    name: 'listen-mismatch-unaudited',
+    description: 'a 2026-07-28 updated that names no live acknowledged listen of its URI is ignored without an audit',
+    patches: [{ file: 'listen.ts', find: "  d.emit({ type: 'AuditWritten', kind: 'LISTEN_MISMATCH', uri, requestId, detail });", replace: '  void [uri, requestId, detail];' }],
+    scenarios: ['era2026-tags'],
+    invariants: ['notification_unrecorded'],
+  },
 ];
 
-describePlantedBugs('planted bugs of a 2026-07-28 client that trusts its era, its subscription ids and its acks', 'era-inputs', 0x5eed_0f16, bugs, 200);
+describePlantedBugs('planted bugs of a 2026-07-28 client that trusts its era, its subscription ids and its acks, or ignores a mismatch silently', 'era-inputs', 0x5eed_0f16, bugs, 200);

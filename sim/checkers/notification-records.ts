@@ -6,6 +6,11 @@
  * ignores: an audit or a rejection of any URI, as the oracle has no resource to name; one whose uri is not a URI at all
  * (SPEC §11) a rejection.
  *
+ * On 2026-07-28 (SPEC §13) an updated acts on watch state only when it carries the id of its URI's live, acknowledged
+ * listen: one tagged with no id, with another listen's, before the ack, outside the listen's filter or after it ended
+ * (`listenLive` false: no ack holding its resource was delivered on this connection for that id, or the listen ended
+ * since) is ignored, so it too leaves an audit naming its resource or a rejection.
+ *
  * Judged on the world's own message (the session it was sent on, the resource it really concerns), never on what the
  * client says about its subscriptions. Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for
  * answer_unrecorded: their effects are the vocabulary that has audits.
@@ -20,10 +25,16 @@ export class NotificationRecordChecker {
     private readonly resourceOf: (uri: string) => number,
   ) {}
 
-  /** A step handled `message`, an updated delivered on a session that is not the current one (`current` false) or a stray one. */
-  judgeStep(effects: readonly ClientEffect[], message: NotificationMessage, current: boolean, timeMs: number): void {
-    if (message.listChanged || (current && message.resource >= 0)) return;
+  /**
+   * A step handled `message`, an updated delivered on a session that is not the current one (`current` false), a stray
+   * one, or (2026-07-28) one whose tag names no live acknowledged listen of its resource (`listenLive` false, judged
+   * before the step).
+   */
+  judgeStep(effects: readonly ClientEffect[], message: NotificationMessage, current: boolean, listenLive: boolean, timeMs: number): void {
+    if (message.listChanged) return;
     if (message.listen !== undefined && message.listen.method !== 'notifications/resources/updated') return;
+    const untagged = message.listen !== undefined && !listenLive;
+    if (current && message.resource >= 0 && !untagged) return;
     this.sink.checked('notification_unrecorded');
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
@@ -31,7 +42,7 @@ export class NotificationRecordChecker {
       if (message.malformed) continue;
       if (effect.type === 'AuditWritten' && (message.resource < 0 || this.resourceOf(effect.uri) === message.resource)) return;
     }
-    const why = message.malformed ? 'an updated whose uri is not a URI' : current ? 'an updated of a URI no one subscribed' : "an updated on an ended session's stream";
+    const why = message.malformed ? 'an updated whose uri is not a URI' : !current ? "an updated on an ended session's stream" : message.resource < 0 ? 'an updated of a URI no one subscribed' : `an updated tagged ${message.listen!.subscriptionId ?? 'with no id'}, no live acknowledged listen of it`;
     this.sink.violate('notification_unrecorded', timeMs, message.uri, `${why} (${message.uri}) left ${message.malformed ? 'no rejection' : 'no audit naming it and no rejection'}`);
   }
 }

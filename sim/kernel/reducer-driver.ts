@@ -39,6 +39,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   /** The updated notification the step under way handles (null: another input), and whether it came on the current session. */
   private notification: NotificationMessage | null = null;
   private notificationCurrent = true;
+  private notificationListenLive = false;
   /**
    * How a state is stepped: the client's owned step when it has one (the driver holds the only reference
    * to `state` and replaces it with each result, so the step may change it in place), else its pure step.
@@ -191,6 +192,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const ackCause = listen !== undefined && listen.method !== 'notifications/resources/updated' ? event.cause : causeNotification;
     this.notification = message;
     this.notificationCurrent = current;
+    // 2026-07-28: does the updated's tag name a live listen acknowledged with its resource on this connection (before the step)?
+    this.notificationListenLive = current && listen !== undefined && listen.subscriptionId !== null && world.oracle.era2026Watch.isLiveListen(listen.subscriptionId, sessionGeneration, message.resource);
     this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method, params }, current ? ackCause : causeOldNotification, null);
     this.notification = null;
   }
@@ -302,7 +305,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
     if (response !== null && (response.method === 'resources/subscribe' || response.method === 'resources/unsubscribe')) oracle.answers.judgeAckAnswered(effects, truth, response.method, response.outcome.type === 'error');
     oracle.unsubscribeAcks.judgeStep(effects, response, world.sessionGeneration, world.nowMs);
-    if (this.notification !== null) oracle.notificationRecords.judgeStep(effects, this.notification, this.notificationCurrent, world.nowMs);
+    if (this.notification !== null) oracle.notificationRecords.judgeStep(effects, this.notification, this.notificationCurrent, this.notificationListenLive, world.nowMs);
     if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.resources, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
