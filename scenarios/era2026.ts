@@ -160,6 +160,24 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
       era2026: { ttlMsMin, ttlMsMax },
     }),
   };
+  // Quiet resources read slowly and served often, in either era: a client keeps serving for as long as its published
+  // staleness bound and lease allow, so a client whose leases are shorter than the bound it published (one that counts
+  // a watched URI as polled: core/era.ts isPolling) refuses fresh content while a slow reconciliation read is on its way.
+  const quietSlowReads: Scenario = {
+    name: 'quiet-slow-reads',
+    description: 'rarely changed resources, reads slow by up to 3 s, serves every 0.2-0.8 s; each interleaving draws its era (2026-07-28 with long TTLs)',
+    era: 'both',
+    targets: ['refused_fresh', 'served_beyond_bound', 'served_outside_lease'],
+    catches: [],
+    sometimes: ['slow-read'],
+    plan: (chooser) => {
+      const quiet = plan(
+        { 'slow-read': ratio(1, 2) },
+        workload(chooser, { mutationIntervalMsMin: 20_000, mutationIntervalMsMax: 60_000, deleteRatio: ratio(0, 1), serveIntervalMsMin: 200, serveIntervalMsMax: 800 }),
+      );
+      return chooser.draw('server', 'protocol era: 2026-07-28?', 2) === 1 ? { ...quiet, era2026: { ttlMsMin: 20_000, ttlMsMax: ttlMsMax } } : quiet;
+    },
+  };
   // Interop pairs (--transport sdk only; cli/protocol.ts refuses them on the pure transport): the 2025-11-25
   // swarm with the ends on different SDKs. Both speak 2025-11-25 (a v1 end knows no listen), so they are
   // 2025-11-25 scenarios; the v2 end is the one a user upgrades first.
@@ -183,6 +201,7 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     era2026Listing,
     era2026ListenEnds,
     era2026MalformedInput,
+    quietSlowReads,
     interop('interop-v1-client-v2-server', 'v1', 'v2', 'an SDK 1.x Client (inside the fenced cache) against an SDK v2 server'),
     interop('interop-v2-client-v1-server', 'v2', 'v1', 'an SDK v2 Client (auto negotiation, inside the fenced cache) against an SDK 1.x server'),
   ];

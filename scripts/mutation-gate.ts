@@ -206,6 +206,12 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // listen's id) must leave its LISTEN_MISMATCH audit (core/listen.ts mismatch, routeListenNotification's id and ack
   // tests; notification_unrecorded on 2026-07-28).
   ['era2026-tags', 0, 1],
+  // quiet-slow-reads (scenarios/era2026.ts): a client whose leases follow the polling bound under a published
+  // subscription bound refuses fresh content while a slow read is on its way (refused_fresh). 0 (2025-11-25) is the
+  // first that kills core/era.ts isPolling taking the 2026 rule in 2025 (a subscribed URI without a subscribe in flight
+  // counted as polled), 5 (2026-07-28) the first that kills it counting every watched URI as polled. [0, 6) as one part:
+  // 0 alone misses the read_amplification gate (1.5 reads per change: a metric of one quiet interleaving).
+  ['quiet-slow-reads', 0, 6],
 ]
 
 const rootSeed = 1;
