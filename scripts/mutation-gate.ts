@@ -202,10 +202,9 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // era2026-listen-ends 13: the first where a URI polled after a narrowed ack is read at the reconciliation period and
   // its lease kept that long (core/era.ts isPolling on 2026-07-28 without its listen test): served_beyond_bound.
   ['era2026-listen-ends', 13, 1],
-  // era2026-tags 0: the first where an updated naming no live acknowledged listen of its URI (before the ack, another
-  // listen's id) must leave its LISTEN_MISMATCH audit (core/listen.ts mismatch, routeListenNotification's id and ack
-  // tests; notification_unrecorded on 2026-07-28).
-  ['era2026-tags', 0, 1],
+  // (notification_unrecorded on 2026-07-28, an updated naming no live acknowledged listen of its URI left without its
+  // LISTEN_MISMATCH audit, needs no part of its own: era-both 3 and era2026-swarm 2, already in the gate, kill
+  // core/listen.ts mismatch's audit emitted as {}, routeListenNotification's id test and its before-the-ack test.)
   // quiet-slow-reads (scenarios/era2026.ts): a client whose leases follow the polling bound under a published
   // subscription bound refuses fresh content while a slow read is on its way (refused_fresh). 0 (2025-11-25) is the
   // first that kills core/era.ts isPolling taking the 2026 rule in 2025 (a subscribed URI without a subscribe in flight
