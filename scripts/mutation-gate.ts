@@ -211,6 +211,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // counted as polled), 5 (2026-07-28) the first that kills it counting every watched URI as polled. [0, 6) as one part:
   // 0 alone misses the read_amplification gate (1.5 reads per change: a metric of one quiet interleaving).
   ['quiet-slow-reads', 0, 6],
+  // era2026-swarm 397: the first where an unsubscribe of a polled 2026-07-28 URI (no listen) has a read of it in flight:
+  // a listenOf that takes any request of the URI for its listen (core/era.ts, the kind test dropped) cancels that read
+  // as a listen, its permission error then comes unknown and the client serves after the revocation (served_after_revocation).
+  ['era2026-swarm', 397, 1],
 ]
 
 const rootSeed = 1;
