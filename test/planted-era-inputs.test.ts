@@ -5,8 +5,9 @@
  * id beyond 2^53 is then audited as an unknown listen, not as no id), and one that checks an ack's shape only for a
  * listen waiting for it (core/listen.ts routeAck, as the reference had it: a malformed ack for another listen is
  * audited, not rejected); and (scenario era2026-tags) one that ignores an updated naming no live acknowledged listen
- * of its URI without the LISTEN_MISMATCH audit (notification_unrecorded). Each is caught on a seed where the unpatched copy violates nothing, and shrinks to at most
- * 30 timeline lines.
+ * of its URI without the LISTEN_MISMATCH audit, and (era2026-listen-ends) one that takes an ack honoring a URI its
+ * listen did not ask for without one (notification_unrecorded). Each is caught on a seed where the unpatched copy
+ * violates nothing, and shrinks to at most 30 timeline lines.
  */
 import { describePlantedBugs } from './planted-search.js';
 import type { PlantedBug } from './planting.js';
@@ -41,6 +42,13 @@ const bugs: readonly PlantedBug[] = [
     description: 'a 2026-07-28 updated that names no live acknowledged listen of its URI is ignored without an audit',
     patches: [{ file: 'listen.ts', find: "  d.emit({ type: 'AuditWritten', kind: 'LISTEN_MISMATCH', uri, requestId, detail });", replace: '  void [uri, requestId, detail];' }],
     scenarios: ['era2026-tags'],
+    invariants: ['notification_unrecorded'],
+  },
+  {
+    name: 'ack-wider-unaudited',
+    description: 'an ack honoring a URI its listen did not ask for is taken without an audit',
+    patches: [{ file: 'listen.ts', find: '  if (extra.length > 0) mismatch(', replace: '  if (extra.length < 0) mismatch(' }],
+    scenarios: ['era2026-listen-ends'],
     invariants: ['notification_unrecorded'],
   },
 ];

@@ -9,7 +9,8 @@
  * On 2026-07-28 (SPEC §13) an updated acts on watch state only when it carries the id of its URI's live, acknowledged
  * listen: one tagged with no id, with another listen's, before the ack, outside the listen's filter or after it ended
  * (`listenLive` false: no ack holding its resource was delivered on this connection for that id, or the listen ended
- * since) is ignored, so it too leaves an audit naming its resource or a rejection.
+ * since) is ignored, so it too leaves an audit naming its resource or a rejection; and an ack honoring a URI its
+ * listen did not ask for (listen-ack-wider) leaves an audit or a rejection (that URI is not watched by it).
  *
  * Judged on the world's own message (the session it was sent on, the resource it really concerns), never on what the
  * client says about its subscriptions. Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for
@@ -32,6 +33,10 @@ export class NotificationRecordChecker {
    */
   judgeStep(effects: readonly ClientEffect[], message: NotificationMessage, current: boolean, listenLive: boolean, timeMs: number): void {
     if (message.listChanged) return;
+    if (message.listen !== undefined && message.listen.method === 'notifications/subscriptions/acknowledged') {
+      this.judgeAck(effects, message, current, timeMs);
+      return;
+    }
     if (message.listen !== undefined && message.listen.method !== 'notifications/resources/updated') return;
     const untagged = message.listen !== undefined && !listenLive;
     if (current && message.resource >= 0 && !untagged) return;
@@ -44,5 +49,16 @@ export class NotificationRecordChecker {
     }
     const why = message.malformed ? 'an updated whose uri is not a URI' : !current ? "an updated on an ended session's stream" : message.resource < 0 ? 'an updated of a URI no one subscribed' : `an updated tagged ${message.listen!.subscriptionId ?? 'with no id'}, no live acknowledged listen of it`;
     this.sink.violate('notification_unrecorded', timeMs, message.uri, `${why} (${message.uri}) left ${message.malformed ? 'no rejection' : 'no audit naming it and no rejection'}`);
+  }
+
+  /** An ack on the current connection that honors a URI its listen did not ask for (listen-ack-wider): that URI is ignored, and recorded. */
+  private judgeAck(effects: readonly ClientEffect[], message: NotificationMessage, current: boolean, timeMs: number): void {
+    const requested = message.listen!.requested;
+    if (!current || requested === undefined) return;
+    const extra = message.listen!.honored.filter((uri) => !requested.includes(uri));
+    if (extra.length === 0) return;
+    this.sink.checked('notification_unrecorded');
+    if (effects.some((effect) => effect.type === 'AuditWritten' || effect.type === 'ProtocolRejected')) return;
+    this.sink.violate('notification_unrecorded', timeMs, extra[0]!, `an ack of listen ${message.listen!.subscriptionId ?? 'with no id'} honoring ${extra[0]} it did not ask for left no audit and no rejection`);
   }
 }
