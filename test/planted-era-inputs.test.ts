@@ -6,7 +6,8 @@
  * listen waiting for it (core/listen.ts routeAck, as the reference had it: a malformed ack for another listen is
  * audited, not rejected); and (scenario era2026-tags) one that ignores an updated naming no live acknowledged listen
  * of its URI without the LISTEN_MISMATCH audit, and (era2026-listen-ends) one that takes an ack honoring a URI its
- * listen did not ask for without one (notification_unrecorded). Each is caught on a seed where the unpatched copy
+ * listen did not ask for without one, and (era2026-swarm) one whose audit of an updated without an id carries a
+ * request id that is no number (notification_unrecorded). Each is caught on a seed where the unpatched copy
  * violates nothing, and shrinks to at most 30 timeline lines.
  */
 import { describePlantedBugs } from './planted-search.js';
@@ -49,6 +50,13 @@ const bugs: readonly PlantedBug[] = [
     description: 'an ack honoring a URI its listen did not ask for is taken without an audit',
     patches: [{ file: 'listen.ts', find: '  if (extra.length > 0) mismatch(', replace: '  if (extra.length < 0) mismatch(' }],
     scenarios: ['era2026-listen-ends'],
+    invariants: ['notification_unrecorded'],
+  },
+  {
+    name: 'listen-mismatch-id-null',
+    description: 'an updated without a subscription id is audited with a request id that is no number (null)',
+    patches: [{ file: 'listen.ts', find: "  if (id === null) return mismatch(d, uri, 0, 'updated without a subscription id');", replace: "  if (id === null) return mismatch(d, uri, id as unknown as number, 'updated without a subscription id');" }],
+    scenarios: ['era2026-swarm'],
     invariants: ['notification_unrecorded'],
   },
 ];

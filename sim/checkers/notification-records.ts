@@ -10,7 +10,9 @@
  * listen: one tagged with no id, with another listen's, before the ack, outside the listen's filter or after it ended
  * (`listenLive` false: no ack holding its resource was delivered on this connection for that id, or the listen ended
  * since) is ignored, so it too leaves an audit naming its resource or a rejection; and an ack honoring a URI its
- * listen did not ask for (listen-ack-wider) leaves an audit or a rejection (that URI is not watched by it).
+ * listen did not ask for (listen-ack-wider) leaves an audit or a rejection (that URI is not watched by it). An audit
+ * counts as the record only when it is one (core/effects.ts AuditWritten): a URI, the request id it concerns as a
+ * non-negative safe integer (0: none), a detail.
  *
  * Judged on the world's own message (the session it was sent on, the resource it really concerns), never on what the
  * client says about its subscriptions. Only step clients (SPEC §4, sim/kernel/reducer-driver.ts) are judged, as for
@@ -45,7 +47,7 @@ export class NotificationRecordChecker {
       const effect = effects[index]!;
       if (effect.type === 'ProtocolRejected') return;
       if (message.malformed) continue;
-      if (effect.type === 'AuditWritten' && (message.resource < 0 || this.resourceOf(effect.uri) === message.resource)) return;
+      if (isAuditRecord(effect) && (message.resource < 0 || this.resourceOf(effect.uri) === message.resource)) return;
     }
     const why = message.malformed ? 'an updated whose uri is not a URI' : !current ? "an updated on an ended session's stream" : message.resource < 0 ? 'an updated of a URI no one subscribed' : `an updated tagged ${message.listen!.subscriptionId ?? 'with no id'}, no live acknowledged listen of it`;
     this.sink.violate('notification_unrecorded', timeMs, message.uri, `${why} (${message.uri}) left ${message.malformed ? 'no rejection' : 'no audit naming it and no rejection'}`);
@@ -58,7 +60,14 @@ export class NotificationRecordChecker {
     const extra = message.listen!.honored.filter((uri) => !requested.includes(uri));
     if (extra.length === 0) return;
     this.sink.checked('notification_unrecorded');
-    if (effects.some((effect) => effect.type === 'AuditWritten' || effect.type === 'ProtocolRejected')) return;
+    if (effects.some((effect) => isAuditRecord(effect) || effect.type === 'ProtocolRejected')) return;
     this.sink.violate('notification_unrecorded', timeMs, extra[0]!, `an ack of listen ${message.listen!.subscriptionId ?? 'with no id'} honoring ${extra[0]} it did not ask for left no audit and no rejection`);
   }
+}
+
+/** An audit that is a record (core/effects.ts AuditWritten): a URI, the request id it concerns (0: none) and a detail. */
+function isAuditRecord(effect: ClientEffect): effect is Extract<ClientEffect, { type: 'AuditWritten' }> {
+  if (effect.type !== 'AuditWritten') return false;
+  const requestId: unknown = effect.requestId; // a client's effect: not trusted to have the shape its type says
+  return typeof effect.uri === 'string' && typeof requestId === 'number' && Number.isSafeInteger(requestId) && requestId >= 0 && typeof effect.detail === 'string';
 }
