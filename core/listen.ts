@@ -75,7 +75,16 @@ export function routeListenNotification(d: Draft, method: unknown, params: unkno
   return { type: 'updated', uri };
 }
 
+/**
+ * An ack whose params break the schema is rejected whatever listen it names (as an updated with bad params is, before
+ * its id is looked at): it is no ack, the ack deadline decides. A well-formed one acts only on a listen waiting for it.
+ */
 function routeAck(d: Draft, params: unknown): ListenRoute {
+  const honored = honoredUris(params);
+  if (honored === null) {
+    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: 'subscriptions/acknowledged params.notifications must be an object' } });
+    return none;
+  }
   const id = subscriptionIdOf(params);
   const listen = id === null ? undefined : d.inflight(id);
   if (id === null || listen === undefined || listen.kind !== 'subscribe') {
@@ -85,11 +94,6 @@ function routeAck(d: Draft, params: unknown): ListenRoute {
   const sub = d.subscription(uri);
   if (sub === undefined || sub.subscriptionGeneration !== listen.subscriptionGeneration || sub.state !== 'SUBSCRIBING') {
     return mismatch(d, uri, id, `ack for a listen that is not waiting for one (${sub?.state ?? 'none'})`);
-  }
-  const honored = honoredUris(params);
-  if (honored === null) {
-    d.emit({ type: 'ProtocolRejected', rejection: { kind: 'MalformedNotification', detail: 'subscriptions/acknowledged params.notifications must be an object' } });
-    return none; // not an ack: the ack deadline decides
   }
   const extra = honored.filter((candidate) => candidate !== uri);
   if (extra.length > 0) mismatch(d, uri, id, `ack wider than requested: ${extra.slice(0, 3).join(' ')}`);

@@ -140,6 +140,44 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
       era2026: { ttlMsMin, ttlMsMax },
     }),
   };
+  // malformed-input (sim/actors/hostile-inputs.ts) on listen connections, with the era's own kinds
+  // (sim/actors/hostile-inputs-2026.ts): a Connected.era that is no revision, subscription ids that are not ids, acks
+  // that break the schema or are spelled two ways. Step clients only, as malformed-input (sim/applicability.ts).
+  const era2026MalformedInput: Scenario = {
+    name: 'era2026-malformed-input',
+    description: "2026-07-28: inputs with one malformed field before the real ones, and the era's own: a Connected.era that is no revision, listen notifications whose subscription id is not an id, acks whose notifications break the schema",
+    era: '2026-07-28',
+    targets: ['malformed_input_accepted', 'malformed_input_not_inert', 'convergence_60s'],
+    catches: [],
+    // listen-ack-repeated: acks of listens no longer waiting for one (a malformed one is rejected all the same).
+    sometimes: ['malformed-input', 'disconnect', 'listen-ack-narrower', 'listen-ack-wider', 'listen-ack-repeated'],
+    plan: (chooser) => ({
+      ...plan(
+        { 'malformed-input': ratio(1, 2), disconnect: ratio(1, 3), 'listen-ack-narrower': ratio(1, 6), 'listen-ack-wider': ratio(1, 4), 'listen-ack-repeated': ratio(1, 2) },
+        workload(chooser, { ...discoveryWorkload, closeRatio: ratio(1, 6), closeTickMs: 3_000, serveIntervalMsMin: 1_000, serveIntervalMsMax: 3_000 }, catalogResources),
+        drawServer(chooser),
+      ),
+      era2026: { ttlMsMin, ttlMsMax },
+    }),
+  };
+  // Quiet resources read slowly and served often, in either era: a client keeps serving for as long as its published
+  // staleness bound and lease allow, so a client whose leases are shorter than the bound it published (one that counts
+  // a watched URI as polled: core/era.ts isPolling) refuses fresh content while a slow reconciliation read is on its way.
+  const quietSlowReads: Scenario = {
+    name: 'quiet-slow-reads',
+    description: 'rarely changed resources, reads slow by up to 3 s, serves every 0.2-0.8 s; each interleaving draws its era (2026-07-28 with long TTLs)',
+    era: 'both',
+    targets: ['refused_fresh', 'served_beyond_bound', 'served_outside_lease'],
+    catches: [],
+    sometimes: ['slow-read'],
+    plan: (chooser) => {
+      const quiet = plan(
+        { 'slow-read': ratio(1, 2) },
+        workload(chooser, { mutationIntervalMsMin: 20_000, mutationIntervalMsMax: 60_000, deleteRatio: ratio(0, 1), serveIntervalMsMin: 200, serveIntervalMsMax: 800 }),
+      );
+      return chooser.draw('server', 'protocol era: 2026-07-28?', 2) === 1 ? { ...quiet, era2026: { ttlMsMin: 20_000, ttlMsMax: ttlMsMax } } : quiet;
+    },
+  };
   // Interop pairs (--transport sdk only; cli/protocol.ts refuses them on the pure transport): the 2025-11-25
   // swarm with the ends on different SDKs. Both speak 2025-11-25 (a v1 end knows no listen), so they are
   // 2025-11-25 scenarios; the v2 end is the one a user upgrades first.
@@ -162,6 +200,8 @@ export function era2026Scenarios({ swarm, swarmPlan }: SwarmParts): readonly Sce
     era2026Partitions,
     era2026Listing,
     era2026ListenEnds,
+    era2026MalformedInput,
+    quietSlowReads,
     interop('interop-v1-client-v2-server', 'v1', 'v2', 'an SDK 1.x Client (inside the fenced cache) against an SDK v2 server'),
     interop('interop-v2-client-v1-server', 'v2', 'v1', 'an SDK v2 Client (auto negotiation, inside the fenced cache) against an SDK 1.x server'),
   ];

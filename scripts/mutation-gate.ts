@@ -214,6 +214,31 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // session ends with an unsubscribe's ACK unknown (core/reducer-sessions.ts sessionLost must close it: close_record_untrue).
   ['repeated-inputs', 0, 1],
   ['repeated-inputs', 10, 1],
+  // core/era.ts and core/listen.ts (session 16, scripts/mutation-rejudge-s16/): era2026-malformed-input (scenarios/era2026.ts)
+  // hands a 2026-07-28 client the era's hostile inputs (sim/actors/hostile-inputs-2026.ts). [0, 3): 0 is the first with
+  // subscription ids that are not ids (core/era.ts subscriptionIdOf; malformed_input_not_inert), malformed updated params
+  // on a listen connection (core/listen.ts routeListenNotification's rejection) and acks whose notifications is no
+  // object (routeAck, honoredUris; malformed_input_accepted); 1 the first Connected.era of no revision and the first ack
+  // honoring nothing spelled two ways; 2 the first era text of no revision (checkEra shows it quoted). 32: the first era
+  // text too long to show whole (checkEra's cut).
+  ['era2026-malformed-input', 0, 3],
+  ['era2026-malformed-input', 32, 1],
+  // era2026-listen-ends 13: the first where a URI polled after a narrowed ack is read at the reconciliation period and
+  // its lease kept that long (core/era.ts isPolling on 2026-07-28 without its listen test): served_beyond_bound.
+  ['era2026-listen-ends', 13, 1],
+  // (notification_unrecorded on 2026-07-28, an updated naming no live acknowledged listen of its URI left without its
+  // LISTEN_MISMATCH audit, needs no part of its own: era-both 3 and era2026-swarm 2, already in the gate, kill
+  // core/listen.ts mismatch's audit emitted as {}, routeListenNotification's id test and its before-the-ack test.)
+  // quiet-slow-reads (scenarios/era2026.ts): a client whose leases follow the polling bound under a published
+  // subscription bound refuses fresh content while a slow read is on its way (refused_fresh). 0 (2025-11-25) is the
+  // first that kills core/era.ts isPolling taking the 2026 rule in 2025 (a subscribed URI without a subscribe in flight
+  // counted as polled), 5 (2026-07-28) the first that kills it counting every watched URI as polled. [0, 6) as one part:
+  // 0 alone misses the read_amplification gate (1.5 reads per change: a metric of one quiet interleaving).
+  ['quiet-slow-reads', 0, 6],
+  // era2026-swarm 397: the first where an unsubscribe of a polled 2026-07-28 URI (no listen) has a read of it in flight:
+  // a listenOf that takes any request of the URI for its listen (core/era.ts, the kind test dropped) cancels that read
+  // as a listen, its permission error then comes unknown and the client serves after the revocation (served_after_revocation).
+  ['era2026-swarm', 397, 1],
 ]
 
 const rootSeed = 1;

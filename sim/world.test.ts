@@ -46,6 +46,8 @@ const goldenTraceHashes: Record<string, number> = {
   'era-both': 0xd1b08cd4, // the swarms draw malformed-list-page (with discovery)
   'era2026-broken-stream': 0xc6cb6153, // core/listen.ts: a step that only audits arms no read deadline (armReadDeadlines skips audits)
   'era2026-listen-ends': 0x2c20ec05, // new: watches ended while wanted, acks repeated (sim/checkers/era2026-renewal.ts)
+  'era2026-malformed-input': 0xd7a5286c, // new: malformed-input on listen connections, with the era's kinds (sim/actors/hostile-inputs-2026.ts) (re-pinned for the merged tree: its tables hold m-timers' new 2025 hostile kinds too)
+  'quiet-slow-reads': 0x63cb6832, // new: quiet resources read slowly and served often, either era (scenarios/era2026.ts)
   'era2026-listing': 0x41d6c14b,
   'era2026-partitions': 0x613f683b,
   'era2026-read-race': 0xf02e05a2, // reads in flight when an updated arrives, long TTLs (new scenario)

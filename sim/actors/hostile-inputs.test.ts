@@ -9,7 +9,7 @@ import type { ClientInput } from '../../core/types.js';
 import { findScenario } from '../../scenarios/catalog.js';
 import { deriveSeed } from '../prng.js';
 import { runInterleaving } from '../world.js';
-import { hostileInputFor, hostileKindCount, hostileKindsOf } from './hostile-inputs.js';
+import { hostileInputFor, hostileKindCount, hostileKindsOf, type HostileTable } from './hostile-inputs.js';
 import { malformedReadKinds } from './malformed-reads.js';
 
 const inputTypes: readonly ClientInput['type'][] = [
@@ -65,6 +65,33 @@ describe('malformed-input', () => {
     const { kinds, failures } = kindsMade('malformed-input', 60, /the harness hands the client (\S+)/);
     expect(failures).toEqual([]);
     expect([...all].filter((kind) => !kinds.has(kind))).toEqual([]);
+  }, 60_000);
+});
+
+describe('malformed-input on 2026-07-28 (era2026-malformed-input, sim/actors/hostile-inputs-2026.ts)', () => {
+  const tables2026: readonly HostileTable[] = ['Connected2026', 'Notification2026', 'Ack2026'];
+
+  it('the era tables hold their type\'s kinds and the era\'s, each of them four times as often as a shared one', () => {
+    const base: Record<string, HostileTable> = { Connected2026: 'Connected', Notification2026: 'NotificationArrived', Ack2026: 'NotificationArrived' };
+    const real = { type: 'NotificationArrived', nowMs: 0, jitter: 0, sessionGeneration: 1, method: 'notifications/subscriptions/acknowledged', params: { notifications: { resourceSubscriptions: ['file:///a'] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 5 } }, capabilities: { resources: true, subscribe: true, listChanged: true, snapshotId: false }, era: '2026-07-28' } as unknown as ClientInput;
+    for (const table of tables2026) {
+      for (const kind of hostileKindsOf(base[table]!)) expect(hostileKindsOf(table), `${table} ${kind}`).toContain(kind);
+      const counts = new Map<string, number>();
+      for (let drawn = 0; drawn < hostileKindCount(table); drawn++) {
+        const made = hostileInputFor(real, drawn, table);
+        counts.set(made.kind, (counts.get(made.kind) ?? 0) + 1);
+      }
+      expect([...counts.keys()].sort(), table).toEqual([...hostileKindsOf(table)].sort());
+    }
+  });
+
+  // The gate runs [0, 3) and 32 (scripts/mutation-gate.ts); every kind of the era's tables is made by 33 (era-long at 32).
+  it('interleavings [0, 33) make every kind of the era, and the reference passes each', () => {
+    const own = new Set(tables2026.flatMap((table) => hostileKindsOf(table)).filter((kind) => /^(era|subscription-id|ack)-/.test(kind)));
+    expect(own.size).toBe(17);
+    const { kinds, failures } = kindsMade('era2026-malformed-input', 33, /the harness hands the client (\S+)/);
+    expect(failures).toEqual([]);
+    expect([...own].filter((kind) => !kinds.has(kind))).toEqual([]);
   }, 60_000);
 });
 

@@ -13,6 +13,7 @@
  */
 import type { ClientInput, Rejection } from '../../core/types.js';
 import { LEDGER_TEXT_CHARS_MAX } from '../../core/protocol.js';
+import { ackKinds, eraKinds, paramsExtra2026, subscriptionIdKinds } from './hostile-inputs-2026.js';
 
 /**
  * rejected: one typed rejection and nothing else; inert: no effect at all; same: answered as the input it spells;
@@ -211,31 +212,53 @@ const kindsByType: Record<ClientInput['type'], Record<string, Make>> = {
   DiscoverCommanded: { 'era-elsewhere-ignored': (real) => ({ input: { ...real, era: '2024-11-05' }, expect: 'same', rejection: null, shows: [] }) },
 };
 
-/** Per input type: the kind names that apply (its own, then every input's), built once. */
-const namesByType = Object.fromEntries(
-  Object.entries(kindsByType).map(([type, kinds]) => [type, [...Object.keys(kinds), ...Object.keys(everyInputKinds)]]),
-) as unknown as Record<ClientInput['type'], readonly string[]>;
+/**
+ * The tables a hostile input is drawn from: one per input type, and on a 2026-07-28 run (sim/actors/hostile-inputs-2026.ts)
+ * three more: Connected with the era's kinds, notifications with subscription ids that are not ids, and acks.
+ */
+export type HostileTable = ClientInput['type'] | 'Connected2026' | 'Notification2026' | 'Ack2026';
+
+const notification2026Kinds: Record<string, Make> = { ...notificationKinds, 'params-extra': paramsExtra2026, ...subscriptionIdKinds };
+const kindsByTable: Record<HostileTable, Record<string, Make>> = {
+  ...kindsByType,
+  Connected2026: { ...connectedKinds, ...eraKinds },
+  Notification2026: notification2026Kinds,
+  Ack2026: { ...notification2026Kinds, ...ackKinds },
+};
+
+/** The table of `real`: its type's, or on a 2026-07-28 run (`era2026`) the era's for a Connected or a notification. */
+export function hostileTableOf(real: ClientInput, era2026: boolean): HostileTable {
+  if (!era2026) return real.type;
+  if (real.type === 'Connected') return 'Connected2026';
+  if (real.type !== 'NotificationArrived') return real.type;
+  return real.method === 'notifications/subscriptions/acknowledged' ? 'Ack2026' : 'Notification2026';
+}
+
+/** Per table: the kind names that apply (its own, then every input's), built once. */
+const namesByTable = Object.fromEntries(
+  Object.entries(kindsByTable).map(([table, kinds]) => [table, [...Object.keys(kinds), ...Object.keys(everyInputKinds)]]),
+) as unknown as Record<HostileTable, readonly string[]>;
 const everyInputCount = Object.keys(everyInputKinds).length;
 
 /**
- * How many draws an input of `type` has: its own kinds four times each, every input's once (most inputs are
+ * How many draws an input of `table` has: its own kinds four times each, every input's once (most inputs are
  * reads, notifications and timers: the rarer types, Connected or a feed event, still get their own kinds soon).
  */
-export function hostileKindCount(type: ClientInput['type']): number {
-  return 4 * namesByType[type].length - 3 * everyInputCount;
+export function hostileKindCount(table: HostileTable): number {
+  return 4 * namesByTable[table].length - 3 * everyInputCount;
 }
 
-/** The names of the kinds that apply to an input of `type` (tests: every kind is reached). */
-export function hostileKindsOf(type: ClientInput['type']): readonly string[] {
-  return namesByType[type];
+/** The names of the kinds that apply to an input of `table` (tests: every kind is reached). */
+export function hostileKindsOf(table: HostileTable): readonly string[] {
+  return namesByTable[table];
 }
 
-/** Kind `drawn` (an index below hostileKindCount(real.type)) made from `real`, the input about to be delivered. */
-export function hostileInputFor(real: ClientInput, drawn: number): HostileInput {
-  const names = namesByType[real.type];
+/** Kind `drawn` (an index below hostileKindCount(table)) made from `real`, the input about to be delivered. */
+export function hostileInputFor(real: ClientInput, drawn: number, table: HostileTable = real.type): HostileInput {
+  const names = namesByTable[table];
   const own = names.length - everyInputCount;
   const index = drawn < 4 * own ? drawn % own : own + ((drawn - 4 * own) % everyInputCount);
   const kind = names[index]!;
-  const make = kindsByType[real.type][kind] ?? everyInputKinds[kind]!;
+  const make = kindsByTable[table][kind] ?? everyInputKinds[kind]!;
   return { kind, ...make(real as unknown as Input) };
 }

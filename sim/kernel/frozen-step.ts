@@ -38,7 +38,10 @@ export function deepFreeze(value: unknown): void {
 export function frozenStep(client: ClientUnderTest, timelineSoFar: () => readonly string[] | null): StepFunction<unknown> {
   return (state, input) => {
     deepFreeze(state);
-    return frozenCall(() => client.step(state, input), `its pure step threw on the deep-frozen state it was handed (${input.type} at ${input.nowMs} ms)`, timelineSoFar);
+    // A hostile input (malformed-input) may be no object at all: described without reading its fields then.
+    const what: unknown = input;
+    const described = typeof what === 'object' && what !== null ? `${String(input.type)} at ${String(input.nowMs)} ms` : `an input that is ${what === null ? 'null' : typeof what}`;
+    return frozenCall(() => client.step(state, input), `its pure step threw on the deep-frozen state it was handed (${described})`, timelineSoFar);
   };
 }
 

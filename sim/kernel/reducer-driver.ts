@@ -18,7 +18,7 @@ import type { ListenCancelEffect } from './effects.js';
 import type { StepListener } from './interleaving.js';
 import { deepFreeze, FrozenStepError, frozenRestart, frozenStep } from './frozen-step.js';
 import { faultIndex } from '../faults.js';
-import { hostileInputFor, hostileKindCount, type HostileInput } from '../actors/hostile-inputs.js';
+import { hostileInputFor, hostileKindCount, hostileTableOf, type HostileInput } from '../actors/hostile-inputs.js';
 
 /** What the reducer driver needs of the pure world beyond the port: its queue and trace hash. */
 export interface ReducerWorld extends WorldHost {
@@ -39,6 +39,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   /** The updated notification the step under way handles (null: another input), and whether it came on the current session. */
   private notification: NotificationMessage | null = null;
   private notificationCurrent = true;
+  private notificationListenLive = false;
   /**
    * How a state is stepped: the client's owned step when it has one (the driver holds the only reference
    * to `state` and replaces it with each result, so the step may change it in place), else its pure step.
@@ -234,6 +235,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const ackCause = listen !== undefined && listen.method !== 'notifications/resources/updated' ? event.cause : causeNotification;
     this.notification = message;
     this.notificationCurrent = current;
+    // 2026-07-28: does the updated's tag name a live listen acknowledged with its resource on this connection (before the step)?
+    this.notificationListenLive = current && listen !== undefined && listen.subscriptionId !== null && world.oracle.era2026Watch.isLiveListen(listen.subscriptionId, sessionGeneration, message.resource);
     this.step({ type: 'NotificationArrived', nowMs, jitter: 0, sessionGeneration, method, params }, current ? ackCause : causeOldNotification, null);
     this.notification = null;
   }
@@ -264,7 +267,8 @@ export class ReducerDriver implements ClientDriver, EffectPort {
    */
   private stepHostile(input: ClientInput, cause: number, response: ResponseMessage | null): readonly ClientEffect[] {
     const world = this.world;
-    const made = hostileInputFor(input, world.chooser.draw('faults', 'malformed input kind', hostileKindCount(input.type)));
+    const table = hostileTableOf(input, world.plan.era2026 !== undefined);
+    const made = hostileInputFor(input, world.chooser.draw('faults', 'malformed input kind', hostileKindCount(table)), table);
     world.timeline?.note(world.nowMs, `[truth] the harness hands the client ${made.kind} (${made.expect}) ${made.expect === 'same' ? 'in place of' : 'before'} the next input`);
     const before: unknown = structuredClone(this.state);
     if (made.expect === 'rejected' || made.expect === 'inert') {
@@ -344,7 +348,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
     if (response !== null && (response.method === 'resources/subscribe' || response.method === 'resources/unsubscribe')) oracle.answers.judgeAckAnswered(effects, truth, response.method, response.outcome.type === 'error');
     oracle.unsubscribeAcks.judgeStep(effects, response, world.sessionGeneration, world.nowMs);
-    if (this.notification !== null) oracle.notificationRecords.judgeStep(effects, this.notification, this.notificationCurrent, world.nowMs);
+    if (this.notification !== null) oracle.notificationRecords.judgeStep(effects, this.notification, this.notificationCurrent, this.notificationListenLive, world.nowMs);
     if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.resources, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
