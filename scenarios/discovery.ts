@@ -49,6 +49,22 @@ export const malformedListPage: Scenario = {
   plan: (chooser) => plan({ 'malformed-list-page': ratio(1, 4) }, workload(chooser, discoveryWorkload, catalogResources, 4), drawServer(chooser, 2)),
 };
 
+/**
+ * List passes at the edges of the contract (list-page-edge, sim/actors/listing-edges.ts; one pass in three during the
+ * fault phase, snapshot IDs negotiated or not): a transient list error, a 2025-11-25 empty-string nextCursor, a null
+ * result, 300 pages under fresh cursors, a snapshot ID as long as a ledger text. Each page's fate is judged in its
+ * step (scan_record_untrue: abandoned as LIST_ERROR, EMPTY_CURSOR, MALFORMED_PAGE, PAGE_LIMIT at the client's
+ * scanPagesMax; the long ID's pass proven, proven_withheld), and a catalog must still come after the heal.
+ */
+export const listingEdges: Scenario = {
+  name: 'listing-edges',
+  description: 'list passes at the edges of the contract: a transient list error, an empty-string nextCursor on 2025-11-25, a null result, a pass longer than the page limit, a snapshot ID as long as allowed',
+  targets: ['scan_record_untrue', 'proven_withheld', 'healed_catalog', 'unreconciled_catalog'],
+  catches: [],
+  sometimes: ['list-page-edge'],
+  plan: (chooser) => plan({ 'list-page-edge': ratio(1, 3) }, workload(chooser, discoveryWorkload, catalogResources, 4), drawServer(chooser, 2)),
+};
+
 export const forgedSnapshotId: Scenario = {
   name: 'forged-snapshot-id',
   description: 'a snapshot ID on pages the server never negotiated, or a negotiated one that changes between live pages',

@@ -190,6 +190,12 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // malformed-acks: subscribe/unsubscribe answers whose result is not an object (malformed_response_unrejected); [0, 3)
   // kills 7 survivors (core/reducer-responses.ts brokenAck and its callers).
   ['malformed-acks', 0, 3],
+  // core/scan.ts (scan_record_untrue, sim/checkers/scan-record.ts): listing-edges (list-page-edge) serves a transient
+  // list error, a 2025 empty-string nextCursor, a null result, a 300-page pass and a snapshot ID exactly as long as a
+  // ledger text; [0, 6): 0 kills 19 survivors of scan.ts (the abandonment reasons of onListPage and parsePage, the page
+  // limit, the pass labels of startPass), 5 is the first with the long ID on a negotiated pass (a `>=` length test
+  // rejects it). About 50 interleavings/s plain.
+  ['listing-edges', 0, 6],
 ]
 
 const rootSeed = 1;

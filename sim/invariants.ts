@@ -66,6 +66,8 @@ export const safetyInvariants = [
   'server_subscription_missing',
   // SPEC §11: a response whose id is not a positive integer is a typed rejection (sim/checkers/answers.ts)
   'malformed_response_unrejected',
+  // SPEC §3.6: the client's record of its scans (ScanStarted, ScanAbandoned) says what happened to them (sim/checkers/scan-record.ts)
+  'scan_record_untrue',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -129,6 +131,8 @@ export const invariantExplanations: Record<InvariantName, string> = {
   notification_unrecorded: "a resources/updated delivered on an ended session left no audit naming its resource and no rejection in the step that handled it, or one of a URI no one subscribed left no audit and no rejection, or one whose uri is not a URI no rejection",
   server_subscription_missing: 'on a live 2025-11-25 session whose server declared subscribe, the server held no subscription of a resource the application wants (and may read), and the client sent no resources/subscribe of it for longer than two subscribe retries plus one reconciliation period',
   malformed_response_unrejected: 'the client received a response whose id is not a positive integer (a copy of a read answer: malformed-response-id), or a subscribe/unsubscribe answer whose result is not an object (malformed-ack), and left no typed rejection (MalformedResponse for the latter) in that step, or took the latter for an acknowledgement, or rejected a well-formed error answer to subscribe/unsubscribe: SPEC §11 makes a broken response a typed rejection',
+  scan_record_untrue:
+    "a claimed client's scan record was untrue: a ScanStarted labelled other than SNAPSHOT (snapshot IDs negotiated), B (right after a complete pass that published nothing) or A; a scan started over a running one or a ScanAbandoned naming another; or the answer to a pass's page request not given its fate in its step (an error abandons as CURSOR_INVALID for -32602 or LIST_ERROR; a page the server broke is a MalformedListPage rejection and abandons as that break; a repeated nextCursor as CURSOR_CYCLE; a well-formed page abandons nothing before scanPagesMax pages)",
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -174,6 +178,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'notification-reads': ['notified_unread'],
   'outbox-lineage': ['outbox_lineage_broken'],
   'close-record': ['close_record_untrue'],
+  'scan-record': ['scan_record_untrue'],
   era2026Renewal: ['watch_not_renewed'],
 };
 

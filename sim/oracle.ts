@@ -48,6 +48,7 @@ export class Oracle extends OracleTruth {
     }
     this.availability.afterStep(effects, truth);
     this.catalogDecisions.afterStep(truth.timeMs, truth.currentSession);
+    this.scanRecord.afterStep(truth.timeMs);
     this.notifiedReads.afterStep(truth.timeMs);
     this.outboxLineage.afterStep(truth.timeMs);
     this.closeRecord.afterStep(truth.timeMs);
@@ -118,6 +119,9 @@ export class Oracle extends OracleTruth {
         this.revocation.judgePurge(effect.uri, effect.subject, truth.timeMs);
         break;
       case 'CatalogPublished':
+        this.scanRecord.onEffect(effect, truth.timeMs);
+        this.judgeCatalog(effect, truth.timeMs);
+        break;
       case 'CompletenessTaskDecided':
         this.judgeCatalog(effect, truth.timeMs);
         break;
@@ -138,9 +142,11 @@ export class Oracle extends OracleTruth {
       case 'ScanStarted':
       case 'ScanAbandoned':
         this.catalogDecisions.onScan(effect.type === 'ScanStarted');
+        this.scanRecord.onEffect(effect, truth.timeMs);
         break;
       case 'ProtocolRejected':
         this.rejections++;
+        this.scanRecord.onEffect(effect, truth.timeMs);
         break;
       default:
         break;
