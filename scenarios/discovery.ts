@@ -54,7 +54,9 @@ export const malformedListPage: Scenario = {
  * fault phase, snapshot IDs negotiated or not): a transient list error, a 2025-11-25 empty-string nextCursor, a null
  * result, 300 pages under fresh cursors, a snapshot ID as long as a ledger text. Each page's fate is judged in its
  * step (scan_record_untrue: abandoned as LIST_ERROR, EMPTY_CURSOR, MALFORMED_PAGE, PAGE_LIMIT at the client's
- * scanPagesMax; the long ID's pass proven, proven_withheld), and a catalog must still come after the heal.
+ * scanPagesMax; the long ID's pass proven, proven_withheld), and a catalog must still come after the heal. The first
+ * discovery comes only at 4 s: a list_changed before it, no catalog and no pass yet, still owes a pass
+ * (list_changed_unscanned; core/scan.ts onListChanged arms the discover timer when none is armed).
  */
 export const listingEdges: Scenario = {
   name: 'listing-edges',
@@ -62,7 +64,7 @@ export const listingEdges: Scenario = {
   targets: ['scan_record_untrue', 'proven_withheld', 'healed_catalog', 'unreconciled_catalog'],
   catches: [],
   sometimes: ['list-page-edge'],
-  plan: (chooser) => plan({ 'list-page-edge': ratio(1, 3) }, workload(chooser, discoveryWorkload, catalogResources, 4), drawServer(chooser, 2)),
+  plan: (chooser) => plan({ 'list-page-edge': ratio(1, 3) }, workload(chooser, { ...discoveryWorkload, firstDiscoverMs: 4_000 }, catalogResources, 4), drawServer(chooser, 2)),
 };
 
 export const forgedSnapshotId: Scenario = {

@@ -192,9 +192,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   ['malformed-acks', 0, 3],
   // core/scan.ts (scan_record_untrue, sim/checkers/scan-record.ts): listing-edges (list-page-edge) serves a transient
   // list error, a 2025 empty-string nextCursor, a null result, a 300-page pass and a snapshot ID exactly as long as a
-  // ledger text; [0, 6): 0 kills 19 survivors of scan.ts (the abandonment reasons of onListPage and parsePage, the page
-  // limit, the pass labels of startPass), 5 is the first with the long ID on a negotiated pass (a `>=` length test
-  // rejects it). About 50 interleavings/s plain.
+  // ledger text, and its first discovery only at 4 s; [0, 6): 0 kills 20 survivors of scan.ts (the abandonment reasons
+  // of onListPage and parsePage, the page limit, the pass labels of startPass, and onListChanged arming no timer when
+  // none is armed: a list_changed before any discovery, list_changed_unscanned), 5 is the first with the long ID on a
+  // negotiated pass (a `>=` length test rejects it). About 150 interleavings/s plain.
   ['listing-edges', 0, 6],
 ]
 

@@ -78,7 +78,7 @@ const goldenTraceHashes: Record<string, number> = {
   'long-outage': 0x79eff43e, // outages of 25-45 s, once a run (new scenario)
   'read-errors': 0x7d9814cc, // transient server errors answering reads (new scenario)
   'malformed-acks': 0x46618df4, // subscribe and unsubscribe answers whose result is not an object (new scenario)
-  'listing-edges': 0x5d78c8f5, // list passes at the edges of the contract: list-page-edge (new scenario)
+  'listing-edges': 0x8f4c7002, // list passes at the edges of the contract: list-page-edge (new scenario)
 };
 
 describe('world: determinism', () => {
