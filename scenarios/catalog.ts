@@ -6,7 +6,7 @@ import { capabilityFaults, era2025Faults, faultNames, ratio, type FaultName, typ
 import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
 import { defaultNetwork, defaultServer, type InterleavingPlan } from '../sim/plan.js';
-import { catalogReview, cursorCycle, forgedSnapshotId, listingEdges, malformedListPage, multiPageLostNotifications } from './discovery.js';
+import { catalogReview, cursorCycle, forgedSnapshotId, listIndexLag, listingEdges, malformedListPage, multiPageLostNotifications } from './discovery.js';
 import { longOutage, malformedAcks, readErrors } from './server-trouble.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
@@ -22,7 +22,7 @@ import {
   workload,
 } from './shape.js';
 
-export { catalogReview, cursorCycle, forgedSnapshotId, listingEdges, malformedListPage, multiPageLostNotifications, longOutage, malformedAcks, readErrors };
+export { catalogReview, cursorCycle, forgedSnapshotId, listIndexLag, listingEdges, malformedListPage, multiPageLostNotifications, longOutage, malformedAcks, readErrors };
 
 export const readRace: Scenario = {
   name: 'read-race',
@@ -357,6 +357,7 @@ export const scenarios: readonly Scenario[] = [
   malformedListPage,
   forgedSnapshotId,
   listingEdges,
+  listIndexLag,
   catalogReview,
   uriShapes,
   lostUnsubscribeAck,

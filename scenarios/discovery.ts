@@ -67,6 +67,26 @@ export const listingEdges: Scenario = {
   plan: (chooser) => plan({ 'list-page-edge': ratio(1, 3) }, workload(chooser, { ...discoveryWorkload, firstDiscoverMs: 4_000 }, catalogResources, 4), drawServer(chooser, 2)),
 };
 
+/**
+ * A live list index that lags re-creates by 5-15 s (list-index-lag), no snapshot IDs, half the notifications lost,
+ * discovery every 1-3 s and a resource deleted one change in three: two consecutive passes of an A/B catalog can
+ * both miss a resource that exists again, so such a catalog must not confirm a deletion (core/scan.ts publish: only
+ * a proven snapshot may; late_tombstone), while the client still converges and publishes after the heal.
+ */
+export const listIndexLag: Scenario = {
+  name: 'list-index-lag',
+  description: "a live resources/list index that shows re-created resources only 5-15 s later, no snapshot IDs, notifications lost: A/B catalogs that miss live resources",
+  targets: ['late_tombstone', 'unreconciled_catalog', 'healed_catalog', 'convergence_60s'],
+  catches: [],
+  sometimes: ['list-index-lag', 'drop-notification'],
+  plan: (chooser) =>
+    plan(
+      { 'list-index-lag': ratio(1, 1), 'drop-notification': ratio(1, 2) },
+      workload(chooser, { ...discoveryWorkload, discoverIntervalMsMin: 1_000, discoverIntervalMsMax: 3_000, deleteRatio: ratio(1, 3) }, catalogResources, 4),
+      { snapshotId: false, pageSizeMax: 3 },
+    ),
+};
+
 export const forgedSnapshotId: Scenario = {
   name: 'forged-snapshot-id',
   description: 'a snapshot ID on pages the server never negotiated, or a negotiated one that changes between live pages',

@@ -197,6 +197,11 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // none is armed: a list_changed before any discovery, list_changed_unscanned), 5 is the first with the long ID on a
   // negotiated pass (a `>=` length test rejects it). About 150 interleavings/s plain.
   ['listing-edges', 0, 6],
+  // list-index-lag (scenarios/discovery.ts): a live list index that shows re-created resources 5-15 s late, so an A/B
+  // catalog can miss a resource that exists; 3 is the first where a client that confirms a deletion from such a
+  // catalog (core/scan.ts publish's `confirming` test widened: three survivors) confirms one of a live resource
+  // (late_tombstone).
+  ['list-index-lag', 3, 1],
 ]
 
 const rootSeed = 1;

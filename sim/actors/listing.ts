@@ -172,7 +172,7 @@ export class Lister {
     }
     const pass = entry.pass;
     if (pass.edge === 'endless') return this.answer(pass, [], pass.cursors.length < endlessPagesMax ? (entry.next ??= this.nextCursor(pass, entry.offset)) : null);
-    const page = this.page(pass, entry.offset, this.pageSizeMax);
+    const page = this.page(pass, entry.offset, this.pageSizeMax, false, nowMs);
     if (pass.idMustChange && (page.last || this.chooser.draw('server', 'forged id changes on this page?', 2) === 1)) {
       pass.snapshotId = pass.idForgery === 1 ? null : this.token('snap-');
       pass.idMustChange = false;
@@ -214,7 +214,7 @@ export class Lister {
     }
     // uri-shapes passes are one page: a pass abandoned on an early page is never judged, one page is always complete.
     const malformed = pass.shape === 'duplicate' || pass.shape === 'nonUri';
-    const page = this.page(pass, 0, sizeMax, pass.shape !== null);
+    const page = this.page(pass, 0, sizeMax, pass.shape !== null, nowMs);
     if (pass.edge === 'empty-cursor') return this.answer(pass, page.entries, '', 'EMPTY_CURSOR');
     let broken: ScanAbandonReason | null = null;
     if (malformed && this.malformUris(pass, page.entries, shapes!)) {
@@ -315,8 +315,8 @@ export class Lister {
     return cursor;
   }
 
-  /** One page from `offset`: a snapshot's entries, or the resources existing right now. */
-  private page(pass: Pass, offset: number, sizeMax: number, whole = false): { entries: PageEntry[]; last: boolean } {
+  /** One page from `offset`: a snapshot's entries, or the resources the live index shows at `nowMs` (list-index-lag). */
+  private page(pass: Pass, offset: number, sizeMax: number, whole: boolean, nowMs: number): { entries: PageEntry[]; last: boolean } {
     const size = whole ? Number.MAX_SAFE_INTEGER : this.chooser.betweenFromHigh('server', 'page size', 1, sizeMax);
     const entries: PageEntry[] = [];
     const server = this.server;
@@ -330,7 +330,7 @@ export class Lister {
     let more = false;
     for (let index = 0; index < server.sortedOrder.length; index++) {
       const resource = server.sortedOrder[index]!;
-      if (server.exists[resource] === 0) continue;
+      if (server.exists[resource] === 0 || server.listedFromMs[resource]! > nowMs) continue;
       if (seen++ < offset) continue;
       if (entries.length === size) {
         more = true;
