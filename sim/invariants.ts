@@ -68,6 +68,8 @@ export const safetyInvariants = [
   'malformed_response_unrejected',
   // SPEC §3.6: the client's record of its scans (ScanStarted, ScanAbandoned) says what happened to them (sim/checkers/scan-record.ts)
   'scan_record_untrue',
+  // core/effects.ts RequestSent: a request's record says what it is (sim/checkers/offered.ts)
+  'request_record_untrue',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -133,6 +135,7 @@ export const invariantExplanations: Record<InvariantName, string> = {
   malformed_response_unrejected: 'the client received a response whose id is not a positive integer (a copy of a read answer: malformed-response-id), or a subscribe/unsubscribe answer whose result is not an object (malformed-ack), and left no typed rejection (MalformedResponse for the latter) in that step, or took the latter for an acknowledgement, or rejected a well-formed error answer to subscribe/unsubscribe: SPEC §11 makes a broken response a typed rejection',
   scan_record_untrue:
     "a claimed client's scan record was untrue: a ScanStarted labelled other than SNAPSHOT (snapshot IDs negotiated), B (right after a complete pass that published nothing) or A; a scan started over a running one or a ScanAbandoned naming another; or the answer to a pass's page request not given its fate in its step (an error abandons as CURSOR_INVALID for -32602 or LIST_ERROR; a page the server broke is a MalformedListPage rejection and abandons as that break; a repeated nextCursor as CURSOR_CYCLE; a well-formed page abandons nothing before scanPagesMax pages)",
+  request_record_untrue: "a step client's RequestSent record did not say what its request is: a resources/read without its reason, read ordinal (a positive integer) or subject, another method with any of those read-only fields, or a method other than resources/list with a cursor",
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -167,7 +170,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   availability: ['refused_fresh'],
   answers: ['answer_unrecorded', 'malformed_read_accepted', 'read_answer_misjudged', 'malformed_response_unrejected'],
   inputs: ['malformed_input_accepted', 'malformed_input_not_inert'],
-  offered: ['request_not_offered', 'subscribe_unsent', 'command_not_refused'],
+  offered: ['request_not_offered', 'subscribe_unsent', 'command_not_refused', 'request_record_untrue'],
   'unsubscribe-acks': ['unsubscribe_after_ack'],
   'notification-records': ['notification_unrecorded'],
   'subscription-held': ['server_subscription_missing'],

@@ -10,6 +10,10 @@
  * command handed to the client while it is connected (it was handed Connected for the current session, and no
  * Disconnected or crash since) to a 2025-11-25 server that declared `resources.subscribe` sends resources/subscribe
  * for that URI in the same step. The workload commands a subscribe only for a resource it does not want already.
+ *
+ * And `request_record_untrue` (core/effects.ts RequestSent): a request's record says what it is: a resources/read
+ * carries its reason (a string), its read ordinal (a positive integer) and its subject (a string); no other method
+ * carries any of the three (they are "reads only"), and only resources/list carries a cursor.
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { CheckingSink } from './sink.js';
@@ -22,6 +26,7 @@ export class OfferedRequestChecker {
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
       if (effect.type !== 'RequestSent') continue;
+      this.judgeRecord(effect, timeMs);
       if (!resourcesOffered) {
         // Every request the reference vocabulary sends is resources/* or subscriptions/listen (of resources).
         this.sink.checked('request_not_offered');
@@ -34,6 +39,21 @@ export class OfferedRequestChecker {
       const why = era2026 ? 'the connection speaks 2026-07-28, which has no such method' : 'the server did not declare resources.subscribe';
       this.sink.violate('request_not_offered', timeMs, effect.uri, `sent ${effect.method} for ${effect.uri}, but ${why}`);
     }
+  }
+
+  private judgeRecord(effect: Extract<ClientEffect, { type: 'RequestSent' }>, timeMs: number): void {
+    this.sink.checked('request_record_untrue');
+    const read = effect.method === 'resources/read';
+    const fields = effect as { reason?: unknown; readOrdinal?: unknown; subject?: unknown; cursor?: unknown };
+    let wrong: string | null = null;
+    if (read && (typeof fields.reason !== 'string' || typeof fields.subject !== 'string' || !Number.isInteger(fields.readOrdinal) || (fields.readOrdinal as number) < 1)) {
+      wrong = `a read without its reason, ordinal or subject (reason ${JSON.stringify(fields.reason)}, readOrdinal ${JSON.stringify(fields.readOrdinal)}, subject ${JSON.stringify(fields.subject)})`;
+    } else if (!read && ('reason' in effect || 'readOrdinal' in effect || 'subject' in effect)) {
+      wrong = `${effect.method} carrying a read's fields (reason, readOrdinal or subject)`;
+    } else if (effect.method !== 'resources/list' && 'cursor' in effect) {
+      wrong = `${effect.method} carrying a list cursor`;
+    }
+    if (wrong !== null) this.sink.violate('request_record_untrue', timeMs, effect.uri, `RequestSent #${effect.requestId} records ${wrong}`);
   }
 
   /**
