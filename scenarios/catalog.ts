@@ -7,7 +7,7 @@ import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
 import { defaultNetwork, defaultServer, type InterleavingPlan } from '../sim/plan.js';
 import { catalogReview, cursorCycle, forgedSnapshotId, listIndexLag, listingEdges, malformedListPage, multiPageLostNotifications } from './discovery.js';
-import { longOutage, malformedAcks, readErrors } from './server-trouble.js';
+import { catalogOutage, longOutage, malformedAcks, readErrors } from './server-trouble.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
 import { uriShapes } from './uri-shapes.js';
@@ -22,7 +22,7 @@ import {
   workload,
 } from './shape.js';
 
-export { catalogReview, cursorCycle, forgedSnapshotId, listIndexLag, listingEdges, malformedListPage, multiPageLostNotifications, longOutage, malformedAcks, readErrors };
+export { catalogReview, cursorCycle, forgedSnapshotId, listIndexLag, listingEdges, malformedListPage, multiPageLostNotifications, longOutage, catalogOutage, malformedAcks, readErrors };
 
 export const readRace: Scenario = {
   name: 'read-race',
@@ -367,6 +367,7 @@ export const scenarios: readonly Scenario[] = [
   revocationRace,
   unannouncedDisconnect,
   longOutage,
+  catalogOutage,
   readErrors,
   malformedAcks,
   noResourcesCapability,

@@ -202,6 +202,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // catalog (core/scan.ts publish's `confirming` test widened: three survivors) confirms one of a live resource
   // (late_tombstone).
   ['list-index-lag', 3, 1],
+  // catalog-outage (scenarios/server-trouble.ts): one discovery, then 25-45 s outages across the proven catalog's review
+  // time; 0: a client that re-arms the review timer on reconnect for the earlier of the review time and now (core/scan.ts
+  // resumeDiscovery: a deadline in the past never fires) never reviews the catalog again (healed_catalog).
+  ['catalog-outage', 0, 1],
 ]
 
 const rootSeed = 1;

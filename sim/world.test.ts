@@ -80,6 +80,7 @@ const goldenTraceHashes: Record<string, number> = {
   'malformed-acks': 0x46618df4, // subscribe and unsubscribe answers whose result is not an object (new scenario)
   'listing-edges': 0x8f4c7002, // list passes at the edges of the contract: list-page-edge (new scenario)
   'list-index-lag': 0x2a345f04, // a live list index lagging re-creates by 5-15 s: list-index-lag (new scenario)
+  'catalog-outage': 0x755fc476, // one discovery, then long outages across the catalog's review time (new scenario)
 };
 
 describe('world: determinism', () => {
