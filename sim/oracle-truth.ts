@@ -186,6 +186,7 @@ export class OracleTruth extends OracleCheckers {
     this.reappearance.onCrash();
     this.catalogDecisions.onCrash();
     this.scanRecord.onCrash();
+    this.offered.onCrash();
     this.notifiedReads.onCrash();
     this.renewal.onCrash();
     this.subscriptionHeld.onSessionEnded(timeMs);

@@ -66,6 +66,7 @@ export class Oracle extends OracleTruth {
         break;
       case 'RequestSent':
         this.sessions.judgeRequest(effect.sessionGeneration, effect.uri, effect.method, truth.timeMs);
+        this.offered.judgeReason(effect, truth.timeMs);
         if (effect.method === 'subscriptions/listen') this.renewal.onListenSent(this.resourceOf(effect.uri));
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method === 'resources/subscribe') this.subscriptionHeld.onSubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
@@ -131,6 +132,7 @@ export class Oracle extends OracleTruth {
         break;
       case 'Transitioned':
         this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
+        this.offered.onTransitioned(effect.uri, effect.to);
         if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri);
         break;
       case 'SubscriptionClosed':

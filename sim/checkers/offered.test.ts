@@ -28,3 +28,30 @@ describe('request_record_untrue', () => {
     expect(judged({ method: 'resources/unsubscribe', cursor: 'c1' })).toEqual(['request_record_untrue']);
   });
 });
+
+describe('request_record_untrue: a tombstone read is sent for a URI the client holds TOMBSTONE_PENDING', () => {
+  const read = (reason: string): Extract<ClientEffect, { type: 'RequestSent' }> => ({ type: 'RequestSent', requestId: 2, sessionGeneration: 1, method: 'resources/read', uri: 'file:///a', reason: reason as 'poll', readOrdinal: 4, subject: 'alice' });
+
+  it('judged against the last move, in step order; unknown (never moved, or after a crash) is not judged; only for step clients', () => {
+    const violated: InvariantName[] = [];
+    const checker = new OfferedRequestChecker({ violate: (invariant) => violated.push(invariant), checked: () => {} });
+    checker.onTransitioned('file:///a', 'TOMBSTONE_PENDING');
+    checker.judgeReason(read('tombstone-check'), 1);
+    expect(violated).toEqual([]); // not a step client: not judged
+    checker.judgesReasons = true;
+    checker.judgeReason(read('tombstone-check'), 1);
+    expect(violated).toEqual([]); // its moves before were not tracked: unknown
+    checker.onTransitioned('file:///a', 'TOMBSTONE_PENDING');
+    checker.judgeReason(read('tombstone-check'), 2);
+    checker.judgeReason(read('reappeared'), 2);
+    expect(violated).toEqual([]);
+    checker.onTransitioned('file:///a', 'ACTIVE');
+    checker.judgeReason(read('poll'), 3);
+    checker.judgeReason(read('reappeared'), 3);
+    checker.judgeReason(read('tombstone-check'), 3);
+    expect(violated).toEqual(['request_record_untrue', 'request_record_untrue']);
+    checker.onCrash();
+    checker.judgeReason(read('reappeared'), 4);
+    expect(violated.length).toBe(2);
+  });
+});

@@ -13,13 +13,36 @@
  *
  * And `request_record_untrue` (core/effects.ts RequestSent): a request's record says what it is: a resources/read
  * carries its reason (a string), its read ordinal (a positive integer) and its subject (a string); no other method
- * carries any of the three (they are "reads only"), and only resources/list carries a cursor.
+ * carries any of the three (they are "reads only"), and only resources/list carries a cursor. A read whose reason is
+ * 'tombstone-check' or 'reappeared' checks a tombstone: the client's own last move of that URI (its Transitioned
+ * effects, in step order) left it TOMBSTONE_PENDING (unknown after a crash until its next move: not judged).
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { CheckingSink } from './sink.js';
 
 export class OfferedRequestChecker {
+  /** Per URI: the state the client's last Transitioned effect moved it to (judged only for step clients). */
+  private readonly states = new Map<string, string>();
+  judgesReasons = false;
+
   constructor(private readonly sink: CheckingSink) {}
+
+  onTransitioned(uri: string, to: string): void {
+    if (this.judgesReasons) this.states.set(uri, to);
+  }
+
+  onCrash(): void {
+    this.states.clear();
+  }
+
+  /** A RequestSent, in its step's effect order: a tombstone's read is sent for a URI the client holds TOMBSTONE_PENDING. */
+  judgeReason(effect: Extract<ClientEffect, { type: 'RequestSent' }>, timeMs: number): void {
+    if (!this.judgesReasons || (effect.reason !== 'tombstone-check' && effect.reason !== 'reappeared')) return;
+    const state = this.states.get(effect.uri);
+    if (state === undefined) return;
+    this.sink.checked('request_record_untrue');
+    if (state !== 'TOMBSTONE_PENDING') this.sink.violate('request_record_untrue', timeMs, effect.uri, `RequestSent #${effect.requestId} records a read for reason ${effect.reason} of ${effect.uri}, which the client holds ${state}, not TOMBSTONE_PENDING`);
+  }
 
   /** `resourcesOffered`, `subscribeOffered`, `era2026`: what the server of the current connection really declared, and its era (flags, no object per step). */
   judgeRequests(effects: readonly ClientEffect[], resourcesOffered: boolean, subscribeOffered: boolean, era2026: boolean, timeMs: number): void {
