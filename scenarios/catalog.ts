@@ -6,8 +6,8 @@ import { capabilityFaults, era2025Faults, faultNames, ratio, type FaultName, typ
 import type { Chooser } from '../sim/chooser.js';
 import { allInvariants } from '../sim/oracle.js';
 import { defaultNetwork, defaultServer, type InterleavingPlan } from '../sim/plan.js';
-import { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications } from './discovery.js';
-import { longOutage, malformedAcks, readErrors, repeatedInputs, slowServer, subscriptionErrors } from './server-trouble.js';
+import { catalogReview, cursorCycle, forgedSnapshotId, listIndexLag, listingEdges, malformedListPage, multiPageLostNotifications } from './discovery.js';
+import { catalogOutage, longOutage, malformedAcks, readErrors, repeatedInputs, slowServer, subscriptionErrors } from './server-trouble.js';
 import type { Scenario } from './scenario.js';
 import { era2026Scenarios } from './era2026.js';
 import { uriShapes } from './uri-shapes.js';
@@ -22,7 +22,7 @@ import {
   workload,
 } from './shape.js';
 
-export { catalogReview, cursorCycle, forgedSnapshotId, malformedListPage, multiPageLostNotifications, longOutage, malformedAcks, readErrors, subscriptionErrors };
+export { catalogReview, cursorCycle, forgedSnapshotId, listIndexLag, listingEdges, malformedListPage, multiPageLostNotifications, longOutage, catalogOutage, malformedAcks, readErrors, subscriptionErrors };
 
 export const readRace: Scenario = {
   name: 'read-race',
@@ -362,6 +362,8 @@ export const scenarios: readonly Scenario[] = [
   cursorCycle,
   malformedListPage,
   forgedSnapshotId,
+  listingEdges,
+  listIndexLag,
   catalogReview,
   uriShapes,
   lostUnsubscribeAck,
@@ -371,6 +373,7 @@ export const scenarios: readonly Scenario[] = [
   revocationRace,
   unannouncedDisconnect,
   longOutage,
+  catalogOutage,
   readErrors,
   malformedAcks,
   subscriptionErrors,

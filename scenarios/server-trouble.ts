@@ -6,7 +6,7 @@
  */
 import { ratio } from '../sim/faults.js';
 import type { Scenario } from './scenario.js';
-import { plan, servingWorkload, workload } from './shape.js';
+import { catalogResources, discoveryWorkload, plan, servingWorkload, workload } from './shape.js';
 import { defaultNetwork, defaultServer } from '../sim/plan.js';
 
 /**
@@ -25,6 +25,26 @@ export const longOutage: Scenario = {
     const faultPhaseMs = chooser.between('workload', 'long fault phase', 60_000, 120_000);
     const faults = { disconnect: ratio(1, 20), 'server-restart': ratio(1, 40), 'long-outage': ratio(3, 4) };
     return plan(faults, { ...workload(chooser, { ...servingWorkload, closeRatio: ratio(1, 6), closeTickMs: 4_000, resubscribeDelayMsMax: 8_000 }), faultPhaseMs });
+  },
+};
+
+/**
+ * One discovery at the start (none after), snapshot IDs negotiated, and outages of 25-45 s: the proven catalog's
+ * review timer lives in the session's volatile state, so a reconnect after its review time must review it at once
+ * (core/scan.ts resumeDiscovery arms the timer for the later of the review time and now; a timer armed in the past
+ * never fires), and after the heal a catalog of the healed listing still comes within the review period
+ * (healed_catalog). Swarms never draw long-outage.
+ */
+export const catalogOutage: Scenario = {
+  name: 'catalog-outage',
+  description: 'one discovery, then outages of 25-45 s across the proven catalog\'s review time: the catalog must still be reviewed, and one of the healed listing published',
+  targets: ['healed_catalog', 'task_catalog_expired', 'completeness_refused'],
+  catches: [],
+  sometimes: ['long-outage'],
+  plan: (chooser) => {
+    const faultPhaseMs = chooser.between('workload', 'long fault phase', 60_000, 120_000);
+    const once = { ...discoveryWorkload, deleteRatio: ratio(0, 1), finalDeleteRatio: ratio(0, 1), discoverIntervalMsMin: 600_000, discoverIntervalMsMax: 600_000, faultPhaseMs };
+    return plan({ disconnect: ratio(1, 20), 'long-outage': ratio(3, 4) }, workload(chooser, once, catalogResources, 4), { snapshotId: true, pageSizeMax: 2 });
   },
 };
 

@@ -239,6 +239,22 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // a listenOf that takes any request of the URI for its listen (core/era.ts, the kind test dropped) cancels that read
   // as a listen, its permission error then comes unknown and the client serves after the revocation (served_after_revocation).
   ['era2026-swarm', 397, 1],
+  // core/scan.ts (scan_record_untrue, sim/checkers/scan-record.ts): listing-edges (list-page-edge) serves a transient
+  // list error, a 2025 empty-string nextCursor, a null result, a 300-page pass and a snapshot ID exactly as long as a
+  // ledger text, and its first discovery only at 4 s; [0, 6): 0 kills 20 survivors of scan.ts (the abandonment reasons
+  // of onListPage and parsePage, the page limit, the pass labels of startPass, and onListChanged arming no timer when
+  // none is armed: a list_changed before any discovery, list_changed_unscanned), 5 is the first with the long ID on a
+  // negotiated pass (a `>=` length test rejects it). About 150 interleavings/s plain.
+  ['listing-edges', 0, 6],
+  // list-index-lag (scenarios/discovery.ts): a live list index that shows re-created resources 5-15 s late, so an A/B
+  // catalog can miss a resource that exists; 3 is the first where a client that confirms a deletion from such a
+  // catalog (core/scan.ts publish's `confirming` test widened: three survivors) confirms one of a live resource
+  // (late_tombstone).
+  ['list-index-lag', 3, 1],
+  // catalog-outage (scenarios/server-trouble.ts): one discovery, then 25-45 s outages across the proven catalog's review
+  // time; 0: a client that re-arms the review timer on reconnect for the earlier of the review time and now (core/scan.ts
+  // resumeDiscovery: a deadline in the past never fires) never reviews the catalog again (healed_catalog).
+  ['catalog-outage', 0, 1],
 ]
 
 const rootSeed = 1;

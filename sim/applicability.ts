@@ -25,7 +25,7 @@ export interface ClaimedFeatures {
 export const stepInterfaceFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'malformed-response-id', 'malformed-ack', 'input-repeated'];
 
 const faultsOfFeature: Record<keyof ClaimedFeatures, readonly FaultName[]> = {
-  catalogs: ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'no-list-changed-capability', 'malformed-list-page'],
+  catalogs: ['cursor-cycle', 'cursor-invalid', 'forged-snapshot-id', 'list-mutation-during-scan', 'no-list-changed-capability', 'malformed-list-page', 'list-page-edge', 'list-index-lag'],
   crashRecovery: ['client-crash'],
   stepInterface: stepInterfaceFaults,
 };

@@ -57,6 +57,8 @@ export const faultNames = [
   'malformed-ack',
   'subscription-error',
   'input-repeated',
+  'list-page-edge',
+  'list-index-lag',
 ] as const;
 
 export type FaultName = (typeof faultNames)[number];
@@ -118,6 +120,8 @@ export const faultDescriptions: Record<FaultName, string> = {
   'malformed-response-id': 'a copy of a resources/read answer whose id is not a positive integer (0, -1 or 1.5), next to the real answer',
   'long-outage': 'a disconnect or server restart whose outage lasts 25-45 s (a partition, a deploy), not 0.05-5 s: authorization leases run out and the reconciliation, lease and resubscribe timers fire while the client has no connection',
   'read-error': 'a resources/read of an existing resource answered with a transient server error (-32603 internal error, -32000 server busy) instead of its content: neither a deletion nor a revocation',
+  'list-index-lag': "a re-created resource shows in the server's live resources/list index only 5-15 s later (reads see it at once; snapshot passes are consistent): a live A/B listing can miss a resource that exists",
+  'list-page-edge': 'a resources/list pass at an edge of the contract (in turn): its first page a transient -32603 error, a 2025-11-25 empty-string nextCursor, a null result, 300 pages under fresh cursors (past a page limit of 256), or a snapshot ID exactly as long as a ledger text',
   'malformed-ack': 'a resources/subscribe or resources/unsubscribe answer whose result is not an object (null, a string, an array, a number): no acknowledgement, a typed rejection (the server did act on the request)',
   'subscription-error': 'a resources/subscribe or resources/unsubscribe answered with a transient server error (-32603 internal error, -32000 server busy): the server did not act on it (no subscription made, or the subscription kept)',
   'input-repeated': 'the host hands the client a Connected, subscribe or unsubscribe command a second time, at once (a handler run twice): the repeat must change nothing',
@@ -137,10 +141,10 @@ export const faultDescriptions: Record<FaultName, string> = {
  * make (and the gate parts and goldens pinned on them).
  * stray-notification is drawn only by old-session-notification, malformed-response-id only by
  * malformed-read-response, late-unsubscribe-ack only by lost-unsubscribe-ack (a fault added to the swarms' catalogue
- * would move every swarm interleaving). long-outage, read-error, malformed-ack and subscription-error are their scenarios' own for the same reason;
- * input-repeated (repeated-inputs) too, and it is stepped through a step client's step function like malformed-input.
+ * would move every swarm interleaving). long-outage, read-error, malformed-ack, subscription-error, list-page-edge and list-index-lag are their
+ * scenarios' own for the same reason; input-repeated (repeated-inputs) too, and it is stepped through a step client's step function like malformed-input.
  */
-export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'listen-ack-repeated', 'stray-notification', 'malformed-response-id', 'late-unsubscribe-ack', 'long-outage', 'read-error', 'malformed-ack', 'subscription-error', 'input-repeated'];
+export const scenarioOnlyFaults: readonly FaultName[] = ['malformed-read-response', 'malformed-input', 'disconnect-unannounced', 'no-resources-capability', 'listen-ack-repeated', 'stray-notification', 'malformed-response-id', 'late-unsubscribe-ack', 'long-outage', 'read-error', 'malformed-ack', 'subscription-error', 'input-repeated', 'list-page-edge', 'list-index-lag'];
 /** The faults that only fire on 2026-07-28 connections (those of the swarms; scenario-only ones apart). */
 export const era2026Faults: readonly FaultName[] = faultNames.filter((fault) => (fault.startsWith('listen-') && !scenarioOnlyFaults.includes(fault)) || fault === 'ttl-hostile' || fault === 'broken-read-stream' || fault === 'late-original-response' || fault === 'era-downgrade' || fault === 'response-replay' || fault === 'serve-other-subject' || fault === 'list-empty-cursor' || fault === 'list-page-hint-mismatch');
 // ('listen-out-of-filter' and 'listen-stream-closed' start with listen- and are in the filter above.)

@@ -189,7 +189,7 @@ describe('gate: verdict', () => {
     expect(checks('old_session_effect')).toBeGreaterThanOrEqual(whole.totalReads + whole.accepts);
     expect(checks('convergence_60s')).toBe(whole.changesTracked);
     // The 2026-07-28 serving checkers judge only serves on 2026-07-28 connections (sim/era-figures.test.ts counts them there).
-    const era2026Only: readonly string[] = ['read_your_notification', 'ttl_staleness', 'monotonic_reads', 'scope_isolation', 'catalog_hint_narrowed', 'watch_not_renewed'];
+    const era2026Only: readonly string[] = ['read_your_notification', 'ttl_staleness', 'monotonic_reads', 'scope_isolation', 'watch_not_renewed'];
     // A scenario-only fault's invariant (sim/faults.ts scenarioOnlyFaults): the swarm never makes its input, its scenario does.
     const scenarioOnly: readonly string[] = ['malformed_read_accepted', 'read_answer_misjudged', 'malformed_input_accepted', 'malformed_input_not_inert', 'command_not_refused'];
     for (const name of Object.keys(invariantIndex) as (keyof typeof invariantIndex)[]) {

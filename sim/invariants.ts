@@ -70,6 +70,10 @@ export const safetyInvariants = [
   'effect_malformed',
   // SPEC §3.5: no staleness bound is promised where nothing can be read (sim/checkers/offered.ts)
   'bound_unkeepable',
+  // SPEC §3.6: the client's record of its scans (ScanStarted, ScanAbandoned) says what happened to them (sim/checkers/scan-record.ts)
+  'scan_record_untrue',
+  // core/effects.ts RequestSent: a request's record says what it is (sim/checkers/offered.ts)
+  'request_record_untrue',
 ] as const;
 export type SafetyInvariant = (typeof safetyInvariants)[number];
 
@@ -135,6 +139,9 @@ export const invariantExplanations: Record<InvariantName, string> = {
   notification_unrecorded: "a resources/updated delivered on an ended session left no OLD_SESSION_NOTIFICATION audit naming its resource and no rejection in the step that handled it, or one of a URI no one subscribed left no audit and no rejection, or one whose uri is not a URI no rejection, or (2026-07-28) one whose tag names no live acknowledged listen of its resource (no id, another listen's, before the ack, after the end) no audit naming its resource and no rejection, or an ack honoring a URI its listen did not ask for no audit and no rejection",
   server_subscription_missing: 'on a live 2025-11-25 session whose server declared subscribe, the server held no subscription of a resource the application wants (and may read), and the client sent no resources/subscribe of it for longer than two subscribe retries plus one reconciliation period',
   malformed_response_unrejected: 'the client received a response whose id is not a positive integer (a copy of a read answer: malformed-response-id), or a subscribe/unsubscribe answer whose result is not an object (malformed-ack), and left no typed rejection (MalformedResponse for the latter) in that step, or took the latter for an acknowledgement, or rejected a well-formed error answer to subscribe/unsubscribe: SPEC §11 makes a broken response a typed rejection',
+  scan_record_untrue:
+    "a claimed client's scan record was untrue: a ScanStarted labelled other than SNAPSHOT (snapshot IDs negotiated), B (right after a complete pass that published nothing) or A; a scan started over a running one or a ScanAbandoned naming another; or the answer to a pass's page request not given its fate in its step (an error abandons as CURSOR_INVALID for -32602 or LIST_ERROR; a page the server broke is a MalformedListPage rejection and abandons as that break; a repeated nextCursor as CURSOR_CYCLE; a well-formed page abandons nothing before scanPagesMax pages)",
+  request_record_untrue: "a step client's RequestSent record did not say what its request is: a resources/read without its reason, read ordinal (a positive integer) or subject, another method with any of those read-only fields, or a method other than resources/list with a cursor, or a read for reason tombstone-check or reappeared of a URI its own last move did not leave TOMBSTONE_PENDING",
   convergence_60s: 'a change to a continuously subscribed resource was not reflected in the accepted content within 60 s',
   healed_convergence: 'after the faults healed, a wanted resource did not reflect its truth within the staleness bound the client published for it (plus settling time)',
   healed_deletion: 'after the faults healed, a wanted resource deleted in the truth was not confirmed deleted (TombstoneConfirmed) by a client that publishes proven catalogs within its staleness bound plus two catalog reviews (plus settling time), or was served after that',
@@ -169,7 +176,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   availability: ['refused_fresh'],
   answers: ['answer_unrecorded', 'malformed_read_accepted', 'read_answer_misjudged', 'malformed_response_unrejected'],
   inputs: ['malformed_input_accepted', 'malformed_input_not_inert'],
-  offered: ['request_not_offered', 'subscribe_unsent', 'command_not_refused', 'bound_unkeepable'],
+  offered: ['request_not_offered', 'subscribe_unsent', 'command_not_refused', 'bound_unkeepable', 'request_record_untrue'],
   'unsubscribe-acks': ['unsubscribe_after_ack'],
   'notification-records': ['notification_unrecorded'],
   'subscription-held': ['server_subscription_missing'],
@@ -180,6 +187,7 @@ export const checkerFamilies: Record<string, readonly InvariantName[]> = {
   'notification-reads': ['notified_unread'],
   'outbox-lineage': ['outbox_lineage_broken'],
   'close-record': ['close_record_untrue'],
+  'scan-record': ['scan_record_untrue'],
   era2026Renewal: ['watch_not_renewed'],
   'effect-shape': ['effect_malformed'],
 };

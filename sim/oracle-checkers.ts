@@ -25,6 +25,7 @@ import { AvailabilityChecker } from './checkers/availability.js';
 import { TaskAgeChecker } from './checkers/task-age.js';
 import { OutboxLineageChecker } from './checkers/outbox-lineage.js';
 import { CloseRecordChecker } from './checkers/close-record.js';
+import { ScanRecordChecker } from './checkers/scan-record.js';
 import { CloseChecker } from './checkers/close.js';
 import { ContentRegistry } from './checkers/content.js';
 import { ConvergenceChecker } from './checkers/convergence.js';
@@ -73,6 +74,7 @@ export class OracleCheckers extends OracleAccounts {
   readonly notifiedReads: NotificationReadChecker;
   readonly outboxLineage: OutboxLineageChecker;
   readonly closeRecord: CloseRecordChecker;
+  readonly scanRecord: ScanRecordChecker;
 
   /** How many resources the run has (indexes 0 .. resourceCount - 1). */
   readonly resourceCount: number;
@@ -118,6 +120,7 @@ export class OracleCheckers extends OracleAccounts {
     this.notifiedReads = new NotificationReadChecker(this, uris, this.era2026Watch);
     this.outboxLineage = new OutboxLineageChecker(this);
     this.closeRecord = new CloseRecordChecker(this);
+    this.scanRecord = new ScanRecordChecker(this);
     const notification = this.era2026Serving.notification;
     this.renewal = new RenewalChecker(this, uris, this.era2026Watch, (listenId) => notification.requestedOf(listenId));
     this.unsubscribeAcks = new UnsubscribeAckChecker(this, this.close, (uri) => this.resourceOf(uri));

@@ -61,6 +61,9 @@ export class OracleTruth extends OracleCheckers {
       case 'list-page':
         this.catalogDecisions.onListPage(event.nextCursor);
         break;
+      case 'list-answer':
+        this.scanRecord.onListAnswer(event.answer);
+        break;
       case 'server-held':
         this.serverSubscriptions.onServerHeld(event.resource, event.held, event.timeMs);
         this.subscriptionHeld.onServerHeld(event.resource, event.held, event.timeMs);
@@ -182,6 +185,8 @@ export class OracleTruth extends OracleCheckers {
     this.answers.onCrash(timeMs);
     this.reappearance.onCrash();
     this.catalogDecisions.onCrash();
+    this.scanRecord.onCrash();
+    this.offered.onCrash();
     this.notifiedReads.onCrash();
     this.renewal.onCrash();
     this.subscriptionHeld.onSessionEnded(timeMs);

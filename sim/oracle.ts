@@ -49,6 +49,7 @@ export class Oracle extends OracleTruth {
     }
     this.availability.afterStep(effects, truth);
     this.catalogDecisions.afterStep(truth.timeMs, truth.currentSession);
+    this.scanRecord.afterStep(truth.timeMs);
     this.notifiedReads.afterStep(truth.timeMs);
     this.outboxLineage.afterStep(truth.timeMs);
     this.closeRecord.afterStep(truth.timeMs);
@@ -66,6 +67,7 @@ export class Oracle extends OracleTruth {
         break;
       case 'RequestSent':
         this.sessions.judgeRequest(effect.sessionGeneration, effect.uri, effect.method, truth.timeMs);
+        this.offered.judgeReason(effect, truth.timeMs);
         if (effect.method === 'subscriptions/listen') this.renewal.onListenSent(this.resourceOf(effect.uri));
         if (effect.method === 'resources/unsubscribe') this.serverSubscriptions.onUnsubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
         if (effect.method === 'resources/subscribe') this.subscriptionHeld.onSubscribeSent(this.resourceOf(effect.uri), truth.timeMs);
@@ -119,6 +121,9 @@ export class Oracle extends OracleTruth {
         this.revocation.judgePurge(effect.uri, effect.subject, truth.timeMs);
         break;
       case 'CatalogPublished':
+        this.scanRecord.onEffect(effect, truth.timeMs);
+        this.judgeCatalog(effect, truth.timeMs);
+        break;
       case 'CompletenessTaskDecided':
         this.judgeCatalog(effect, truth.timeMs);
         break;
@@ -128,6 +133,7 @@ export class Oracle extends OracleTruth {
         break;
       case 'Transitioned':
         this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
+        this.offered.onTransitioned(effect.uri, effect.to);
         if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri);
         this.closeRecord.onTransitioned(effect.uri, effect.to);
         break;
@@ -140,9 +146,11 @@ export class Oracle extends OracleTruth {
       case 'ScanStarted':
       case 'ScanAbandoned':
         this.catalogDecisions.onScan(effect.type === 'ScanStarted');
+        this.scanRecord.onEffect(effect, truth.timeMs);
         break;
       case 'ProtocolRejected':
         this.rejections++;
+        this.scanRecord.onEffect(effect, truth.timeMs);
         break;
       default:
         break;

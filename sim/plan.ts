@@ -40,6 +40,8 @@ export interface WorkloadPlan {
   /** DiscoverCommanded at the start and then every [min, max] ms; max 0 = no discovery. */
   discoverIntervalMsMin: number;
   discoverIntervalMsMax: number;
+  /** The first DiscoverCommanded at this time instead of at the start (listing-edges: list_changed before any discovery). */
+  firstDiscoverMs?: number;
   /** CompletenessTaskCommanded ('cleanup' or 'revocation-sweep') every [min, max] ms after the first discovery; max 0 = none. */
   taskIntervalMsMin: number;
   taskIntervalMsMax: number;

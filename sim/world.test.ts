@@ -83,6 +83,9 @@ const goldenTraceHashes: Record<string, number> = {
   'repeated-inputs': 0xdfd3322f, // Connected, subscribe and unsubscribe handed twice (new scenario)
   'malformed-acks': 0x46618df4, // subscribe and unsubscribe answers whose result is not an object (new scenario)
   'subscription-errors': 0xca358f72, // subscribe and unsubscribe answered with transient errors (new scenario)
+  'listing-edges': 0x8f4c7002, // list passes at the edges of the contract: list-page-edge (new scenario)
+  'list-index-lag': 0x2a345f04, // a live list index lagging re-creates by 5-15 s: list-index-lag (new scenario)
+  'catalog-outage': 0x755fc476, // one discovery, then long outages across the catalog's review time (new scenario)
 };
 
 describe('world: determinism', () => {

@@ -1,6 +1,6 @@
 /**
  * The simulated `resources/list`: sorted order, server-chosen page sizes, opaque cursors, live pages vs a
- * real snapshot, and the listing faults (cursor cycle, invalid cursor, forged snapshot ID).
+ * real snapshot, and the listing faults (cursor cycle, invalid cursor, forged snapshot ID, a lagging live index).
  */
 import { describe, expect, it } from 'vitest';
 
@@ -101,6 +101,19 @@ describe('listing: live pages', () => {
       if (new Set(listed).size < listed.length) duplicates++;
     }
     expect(duplicates).toBeGreaterThan(0);
+  });
+});
+
+describe('listing: list-index-lag (the live index shows a resource from listedFromMs on)', () => {
+  it('a live pass leaves out a resource the index does not show yet, then lists it; a snapshot pass lists it at once', () => {
+    const { server, lister } = setup(false);
+    server.listedFromMs[2] = 1_050; // test://r/4
+    expect(walk(lister).pages.flatMap((page) => page.uris)).toEqual(sorted.filter((uri) => uri !== 'test://r/4'));
+    server.listedFromMs[2] = 900;
+    expect(walk(lister).pages.flatMap((page) => page.uris)).toEqual(sorted);
+    const snapshot = setup(true);
+    snapshot.server.listedFromMs[2] = 1_050;
+    expect(walk(snapshot.lister).pages.flatMap((page) => page.uris)).toEqual(sorted);
   });
 });
 

@@ -25,19 +25,20 @@
  * string, or whose snapshotId is empty, not a string, or longer than a ledger text (core/protocol.ts LEDGER_TEXT_CHARS_MAX); the kind is
  * drawn, its variant taken in turn. The whole pass is then `malformed` in truth (no catalog may
  * rest on it).
- * With the plan's `server.uriShapes` (scenario uri-shapes, scenarios/uri-shapes.ts) passes are taken in turn, no
- * draw: an honest pass spells every entry with one of its resource's spellings made by construction (told to the
- * oracle as `spelled`); every such pass is one page; a `malformed` pass lists one resource twice (itself, then a spelling of it), or one
- * string that is not a URI among the resources (see `UriShapesListing` in sim/plan.ts); in the heal phase only honest
- * passes.
+ * And list-page-edge (listing-edges.ts): a pass at an edge of the contract, its kind in turn.
+ * With the plan's `server.uriShapes` (scenario uri-shapes) passes are taken in turn, no draw: an honest pass spells
+ * every entry with one of its resource's spellings made by construction (told to the oracle as `spelled`), one page
+ * each; a `malformed` pass lists one resource twice (itself, then a spelling of it), or one string that is not a URI
+ * among the resources (`UriShapesListing` in sim/plan.ts); in the heal phase only honest passes.
  */
-import type { ResponseOutcome } from '../../core/types.js';
+import type { ResponseOutcome, ScanAbandonReason } from '../../core/types.js';
 import { LEDGER_TEXT_CHARS_MAX } from '../../core/protocol.js';
 import type { Chooser } from '../chooser.js';
 import type { FaultName } from '../faults.js';
 import type { ListProof } from '../checkers/catalog.js';
 import type { Era2026Plan, ResourceSpec, UriShapesListing } from '../plan.js';
 import { invalidParamsCode, type ServerModel } from './server.js';
+import { edgeKind, endlessPagesMax, listEdgeError, malformPage, type EdgeKind } from './listing-edges.js';
 import type { ListHintTruth } from '../checkers/era2026-catalog-hints.js';
 
 /** Ground truth of one served list page. */
@@ -52,6 +53,8 @@ export interface ListPageTruth {
   served: Int32Array | null;
   /** 2026-07-28 session: the hints of the pass's pages up to this one; null on 2025-11-25. */
   hint: ListHintTruth | null;
+  /** The break the server made in this page (malformed-list-page, a uri-shapes duplicate or non-URI), or null. */
+  broken: ScanAbandonReason | null;
 }
 
 /** A pass's hint on a 2026-07-28 session: what its pages carry unless mismatched, and what they really carried. */
@@ -83,6 +86,8 @@ interface Pass {
   /** uri-shapes: what this pass lists, and the honest pass's turn (which spelling each entry takes); null otherwise. */
   shape: ShapePass | null;
   shapeTurn: number;
+  /** list-page-edge: the pass's edge of the contract, or null. */
+  edge: EdgeKind | null;
 }
 
 interface CursorEntry {
@@ -115,14 +120,14 @@ export interface ServedPage {
   truth: ListPageTruth | null;
 }
 
-interface PageEntry {
+export interface PageEntry {
   uri: string;
   name: string;
   mimeType: string;
 }
 
 /** A page's result as served (malformed-list-page breaks its types). */
-interface ListResult {
+export interface ListResult {
   resources: readonly (PageEntry | { name: string; mimeType: string } | { uri: string; mimeType: string } | null)[] | { items: PageEntry[] };
   nextCursor?: string | number;
   snapshotId?: string | number;
@@ -135,6 +140,8 @@ export class Lister {
   private nextPass = 1;
   /** Malformed pages served so far: which variant of the drawn kind the next one takes. */
   private malformations = 0;
+  /** list-page-edge passes served so far: which kind the next one takes. */
+  private edges = 0;
   /** Forged negotiated passes served so far: how the next one's ID changes (Pass.idForgery). */
   private forgeries = 0;
   private nextToken = 1;
@@ -164,7 +171,8 @@ export class Lister {
       return { outcome: { type: 'error', code: invalidParamsCode, message: 'Invalid cursor', data: { cursor } }, truth: null };
     }
     const pass = entry.pass;
-    const page = this.page(pass, entry.offset, this.pageSizeMax);
+    if (pass.edge === 'endless') return this.answer(pass, [], pass.cursors.length < endlessPagesMax ? (entry.next ??= this.nextCursor(pass, entry.offset)) : null);
+    const page = this.page(pass, entry.offset, this.pageSizeMax, false, nowMs);
     if (pass.idMustChange && (page.last || this.chooser.draw('server', 'forged id changes on this page?', 2) === 1)) {
       pass.snapshotId = pass.idForgery === 1 ? null : this.token('snap-');
       pass.idMustChange = false;
@@ -175,7 +183,7 @@ export class Lister {
   }
 
   private firstPage(session: number, nowMs: number, era2026: boolean): ServedPage {
-    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, idForgery: 0, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null, shape: null, shapeTurn: 0 };
+    const pass: Pass = { id: this.nextPass++, session, startMs: nowMs, snapshot: null, snapshotId: null, idMustChange: false, idForgery: 0, proof: 'live', cursors: [], served: new Uint8Array(this.server.uris.length), hint: era2026 ? this.passHint() : null, shape: null, shapeTurn: 0, edge: null };
     const shapes = this.faults.plan?.server?.uriShapes;
     if (shapes !== undefined) pass.shape = this.faults.healing === true ? 'honest' : shapePassOrder[this.shapePasses++ % shapePassOrder.length]!;
     if (pass.shape === 'honest') pass.shapeTurn = this.shapeHonest++;
@@ -197,11 +205,23 @@ export class Lister {
       pass.snapshotId = this.token('snap-');
       pass.proof = 'forged-unnegotiated';
     }
+    if (shapes === undefined && this.faults.fires('list-page-edge', 'list pass at an edge of the contract?')) {
+      const edge = (pass.edge = edgeKind(this.edges++, pass.hint !== null, pass.proof === 'snapshot'));
+      if (edge === 'error') return { outcome: listEdgeError, truth: null };
+      if (edge === 'long-snapshot-id') pass.snapshotId = 's'.repeat(LEDGER_TEXT_CHARS_MAX);
+      else pass.proof = 'malformed'; // no catalog may rest on a pass whose page broke or that never ends
+      if (edge === 'null-result') return { outcome: { type: 'result', result: null }, truth: { pass: pass.id, last: false, proof: pass.proof, passStartMs: nowMs, served: null, hint: null, broken: 'MALFORMED_PAGE' } };
+    }
     // uri-shapes passes are one page: a pass abandoned on an early page is never judged, one page is always complete.
     const malformed = pass.shape === 'duplicate' || pass.shape === 'nonUri';
-    const page = this.page(pass, 0, sizeMax, pass.shape !== null);
-    if (malformed && this.malformUris(pass, page.entries, shapes!)) pass.proof = 'malformed';
-    return this.answer(pass, page.entries, page.last ? null : this.nextCursor(pass, page.entries.length));
+    const page = this.page(pass, 0, sizeMax, pass.shape !== null, nowMs);
+    if (pass.edge === 'empty-cursor') return this.answer(pass, page.entries, '', 'EMPTY_CURSOR');
+    let broken: ScanAbandonReason | null = null;
+    if (malformed && this.malformUris(pass, page.entries, shapes!)) {
+      pass.proof = 'malformed';
+      broken = pass.shape === 'nonUri' ? 'MALFORMED_PAGE' : 'DUPLICATE_URI';
+    }
+    return this.answer(pass, page.entries, page.last && pass.edge !== 'endless' ? null : this.nextCursor(pass, page.entries.length), broken);
   }
 
   /**
@@ -233,19 +253,20 @@ export class Lister {
     return pairs;
   }
 
-  private answer(pass: Pass, entries: PageEntry[], nextCursor: string | null): ServedPage {
+  /** `broken`: the break uri-shapes made in the page (uri-shapes draws no malformed-list-page, so never both). */
+  private answer(pass: Pass, entries: PageEntry[], nextCursor: string | null, broken: ScanAbandonReason | null = null): ServedPage {
     const last = nextCursor === null;
     const result: ListResult = { resources: entries };
     if (nextCursor !== null) result.nextCursor = nextCursor;
     if (pass.snapshotId !== null) result.snapshotId = pass.snapshotId;
     const hint = pass.hint === null ? null : this.pageHint(pass.hint, result);
     if (this.shouldMalformPage()) {
-      this.malform(result, entries);
+      broken ??= this.malform(result, entries);
       pass.proof = 'malformed';
     }
     return {
       outcome: { type: 'result', result },
-      truth: { pass: pass.id, last, proof: pass.proof, passStartMs: pass.startMs, served: last ? servedOf(pass.served) : null, hint },
+      truth: { pass: pass.id, last, proof: pass.proof, passStartMs: pass.startMs, served: last ? servedOf(pass.served) : null, hint, broken },
     };
   }
 
@@ -253,23 +274,10 @@ export class Lister {
     return this.faults.fires('malformed-list-page', 'malformed list page?');
   }
 
-  /**
-   * Breaks one rule of the page's schema (an entry only when the page has one). The kind is drawn; its variant is
-   * taken in turn (no draw, so the first variant of each kind is served as before variants existed).
-   */
-  private malform(result: ListResult, entries: PageEntry[]): void {
+  /** malformed-list-page: breaks one rule of the page's schema (listing-edges.ts malformPage), the kind drawn, its variant in turn. */
+  private malform(result: ListResult, entries: PageEntry[]): ScanAbandonReason {
     const kind = this.chooser.draw('server', 'malformed: 0 resources not an array, 1 an entry without a string uri, 2 a non-string nextCursor', 3);
-    const variant = this.malformations++ % 4;
-    if (kind === 2) {
-      if (variant === 0) result.nextCursor = entries.length;
-      else result.snapshotId = variant === 1 ? '' : variant === 2 ? entries.length : 's'.repeat(LEDGER_TEXT_CHARS_MAX + 1);
-    } else if (kind === 1 && entries.length > 0) {
-      const last = entries[entries.length - 1]!;
-      const broken = variant === 0 ? { name: last.name, mimeType: last.mimeType } : variant === 1 ? { uri: last.uri, mimeType: last.mimeType } : null;
-      result.resources = variant === 3 ? [...entries, last] : entries.map((entry, index) => (index === entries.length - 1 ? broken : entry));
-    } else {
-      result.resources = { items: entries };
-    }
+    return malformPage(result, entries, kind, this.malformations++ % 4);
   }
 
   /** 2026-07-28 session: the pass's TTL and scope, drawn once per pass (null without the plan's era2026). */
@@ -307,8 +315,8 @@ export class Lister {
     return cursor;
   }
 
-  /** One page from `offset`: a snapshot's entries, or the resources existing right now. */
-  private page(pass: Pass, offset: number, sizeMax: number, whole = false): { entries: PageEntry[]; last: boolean } {
+  /** One page from `offset`: a snapshot's entries, or the resources the live index shows at `nowMs` (list-index-lag). */
+  private page(pass: Pass, offset: number, sizeMax: number, whole: boolean, nowMs: number): { entries: PageEntry[]; last: boolean } {
     const size = whole ? Number.MAX_SAFE_INTEGER : this.chooser.betweenFromHigh('server', 'page size', 1, sizeMax);
     const entries: PageEntry[] = [];
     const server = this.server;
@@ -322,7 +330,7 @@ export class Lister {
     let more = false;
     for (let index = 0; index < server.sortedOrder.length; index++) {
       const resource = server.sortedOrder[index]!;
-      if (server.exists[resource] === 0) continue;
+      if (server.exists[resource] === 0 || server.listedFromMs[resource]! > nowMs) continue;
       if (seen++ < offset) continue;
       if (entries.length === size) {
         more = true;

@@ -54,6 +54,8 @@ export class ServerModel {
   readonly allowed: Uint8Array;
   /** Resource indices in ascending URI order (the listing order). */
   readonly sortedOrder: Int32Array;
+  /** Per resource: the live list index shows it from this time on (list-index-lag after a re-create; 0: at once). */
+  readonly listedFromMs: Float64Array;
   readonly sessions: ServerSession[] = [];
   restarts = 0;
   /** After a restart, requests arriving before this time fail with -32603. */
@@ -71,6 +73,7 @@ export class ServerModel {
     this.uris.forEach((uri, index) => this.indexByUri.set(uri, index));
     const order = this.uris.map((_, index) => index).sort((a, b) => (this.uris[a]! < this.uris[b]! ? -1 : this.uris[a]! > this.uris[b]! ? 1 : a - b));
     this.sortedOrder = Int32Array.from(order);
+    this.listedFromMs = new Float64Array(resources.length);
   }
 
   /**

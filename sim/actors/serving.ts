@@ -379,6 +379,10 @@ function afterChange(world: WorldHost, resource: number, existenceChanged: boole
   world.observe({ kind: 'changed', resource, version, timeMs: world.nowMs, exists });
   world.timeline?.truth(world.nowMs, server.uris[resource]!, version, exists);
   notify(world, resource);
+  // list-index-lag: the live list index shows a re-created resource only 5-15 s later (reads see it at once).
+  if (existenceChanged && exists && world.fires('list-index-lag', 'list index lags the re-create?')) {
+    server.listedFromMs[resource] = world.nowMs + world.chooser.between('server', 'list index lag', 5_000, 15_000);
+  }
   if (existenceChanged) notifyListChanged(world);
 }
 

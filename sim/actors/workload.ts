@@ -27,7 +27,7 @@ export function startWorkload(world: WorldHost): void {
     if (workload.closeRatio.numerator > 0) world.schedule(workload.closeTickMs, Kind.CloseTick, causeWorkload, resource, null);
     if (workload.serveIntervalMsMax > 0) scheduleServe(world, resource);
   }
-  if (workload.discoverIntervalMsMax > 0) world.schedule(1 + count, Kind.Discover, causeWorkload, 0, null);
+  if (workload.discoverIntervalMsMax > 0) world.schedule(workload.firstDiscoverMs ?? 1 + count, Kind.Discover, causeWorkload, 0, null);
   if (workload.taskIntervalMsMax > 0) scheduleTask(world);
   world.schedule(world.plan.network.faultTickMs, Kind.FaultTick, causeWorkload, 0, null);
   scheduleFinalWrites(world);

@@ -12,7 +12,9 @@
  *   can rest on: the passes completed since (and including) the last one before the previous publication.
  *   A client's A/B catalog rests on its last two consecutive passes, both in that window (the reference
  *   folds both: core/scan.ts), a proven one on its last; a wider window only loosens the bound.
- * A pass completed on a 2025-11-25 connection carries no hint, so nothing is judged there.
+ * A pass completed on a 2025-11-25 connection carries no hint: a catalog published right after one (core/effects.ts:
+ * cacheScope and ttlMs are 2026-07-28 only) that carries a ttlMs or a cacheScope claims a hint no page sent, narrower
+ * than pages without any (`catalog_hint_narrowed`).
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { CheckingSink } from './sink.js';
@@ -33,17 +35,23 @@ export class CatalogHintChecker {
   private last: ListHintTruth | null = null;
   /** The fold (loosest reading) of the 2026 passes a catalog published now can rest on (null: none yet). */
   private window: ListHintTruth | null = null;
+  /** The last complete pass was one of a 2025-11-25 connection (it carried no hint). */
+  private lastUnhinted = false;
 
   constructor(private readonly sink: CheckingSink) {}
 
   onPassCompleted(hint: ListHintTruth | null): void {
     this.last = hint;
+    this.lastUnhinted = hint === null;
     if (hint !== null) this.window = this.window === null ? hint : { ttlMsMin: Math.min(this.window.ttlMsMin, hint.ttlMsMin), private: this.window.private || hint.private };
   }
 
   judgePublished(effect: CatalogEffect, timeMs: number): void {
     const truth = this.last;
-    if (truth === null) return;
+    if (truth === null) {
+      if (this.lastUnhinted) this.judgeUnhinted(effect, timeMs);
+      return;
+    }
     this.judgeNarrowed(effect, timeMs);
     this.sink.checked('scope_isolation');
     this.sink.checked('ttl_staleness');
@@ -53,6 +61,14 @@ export class CatalogHintChecker {
     if (effect.ttlMs === undefined || effect.ttlMs > truth.ttlMsMin) {
       const claimed = effect.ttlMs === undefined ? 'without a ttlMs' : `with ttlMs ${effect.ttlMs}`;
       this.sink.violate('ttl_staleness', timeMs, '', `catalog of scan ${effect.scanId} published ${claimed}, but a page of its last complete list pass had ttlMs ${truth.ttlMsMin}`);
+    }
+  }
+
+  /** Right after a 2025-11-25 pass: no hint, since no page carried one. */
+  private judgeUnhinted(effect: CatalogEffect, timeMs: number): void {
+    this.sink.checked('catalog_hint_narrowed');
+    if (effect.ttlMs !== undefined || effect.cacheScope !== undefined) {
+      this.sink.violate('catalog_hint_narrowed', timeMs, '', `catalog of scan ${effect.scanId} published with ttlMs ${effect.ttlMs ?? 'none'} and cacheScope ${effect.cacheScope ?? 'none'}, but its last complete list pass was on a 2025-11-25 connection, whose pages carry no hint`);
     }
   }
 

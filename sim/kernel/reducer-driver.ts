@@ -67,7 +67,13 @@ export class ReducerDriver implements ClientDriver, EffectPort {
   ) {
     this.state = client.init(config);
     // A step client that claims catalogs is judged on publishing one after the heal (sim/checkers/catalog-liveness.ts).
-    if (client.features?.catalogs === true) world.oracle.catalogLiveness.claim(config.catalogReviewMs, config.listChangedDebounceMs);
+    if (client.features?.catalogs === true) {
+      world.oracle.catalogLiveness.claim(config.catalogReviewMs, config.listChangedDebounceMs);
+      // Its scan record too (sim/checkers/scan-record.ts), on a server that does or does not negotiate snapshot IDs.
+      world.oracle.scanRecord.claim(config.scanPagesMax, world.capabilities.snapshotId === true);
+    }
+    // A step client's read reasons are judged against its own moves (sim/checkers/offered.ts request_record_untrue).
+    world.oracle.offered.judgesReasons = true;
     // A step client names every listen it sends, so it is judged on renewing a lost watch (sim/checkers/era2026-renewal.ts).
     world.oracle.renewal.judge(config);
     const owned = pureStep ? undefined : ownedStepOf(client);

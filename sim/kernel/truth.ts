@@ -6,6 +6,7 @@
  */
 import type { ListProof } from '../checkers/catalog.js';
 import type { ListHintTruth } from '../checkers/era2026-catalog-hints.js';
+import type { ListAnswerTruth } from '../checkers/scan-record.js';
 
 export type TruthEvent =
   /** The server produced this content text for the resource at this version (content dating). */
@@ -30,6 +31,8 @@ export type TruthEvent =
   | { kind: 'learned'; resource: number; subject: number; timeMs: number }
   /** A list page reached the client on the current session, with this nextCursor as served (undefined: none). */
   | { kind: 'list-page'; nextCursor: unknown }
+  /** The answer to a resources/list request reached the client on the current session (an error too): what it really was. */
+  | { kind: 'list-answer'; answer: ListAnswerTruth }
   /** A list pass the client received in full, and what the server can prove about it. */
   | { kind: 'pass-completed'; pass: number; proof: ListProof; startMs: number; served: Int32Array; timeMs: number; hint?: ListHintTruth | null }
   /** The application asked the client to discover (DiscoverCommanded). */
