@@ -29,6 +29,7 @@ export function naiveClient(name: string, description: string, flags: NaiveFlags
       inflight: {},
       timers: {},
       cache: {},
+      derived: {},
       scan: null,
       scanPages: 0,
       nextScanId: 1,

@@ -82,6 +82,7 @@ export class Oracle extends OracleTruth {
         this.versions.judgeAccept(effect.uri, text, effect.digest, truth);
         this.judgeAcceptTruth(effect.uri, text, effect.digest, truth);
         this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
+        this.outboxLineage.onAccepted(effect.uri, effect.digest);
         break;
       }
       case 'TombstonePending':
@@ -103,7 +104,7 @@ export class Oracle extends OracleTruth {
         this.revocation.judgeOutbox(effect);
         break;
       case 'DerivedEntryWritten':
-        this.outboxLineage.onDerived(effect.entryId);
+        this.outboxLineage.onDerived(effect.entryId, effect.uri, effect.digest);
         this.revocation.judgeDerived(effect.entryId, effect.uri, effect.subject);
         break;
       case 'ContentServed':
