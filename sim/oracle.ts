@@ -128,7 +128,7 @@ export class Oracle extends OracleTruth {
         break;
       case 'Transitioned':
         this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
-        if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri);
+        if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri, effect.event);
         break;
       case 'SubscriptionClosed':
         this.closeRecord.onClosed(effect, truth.timeMs);
