@@ -50,7 +50,7 @@ export class Oracle extends OracleTruth {
     this.catalogDecisions.afterStep(truth.timeMs, truth.currentSession);
     this.notifiedReads.afterStep(truth.timeMs);
     this.outboxLineage.afterStep(truth.timeMs);
-    this.closeRecord.afterStep(truth.timeMs);
+    this.closeRecord.afterStep(truth.timeMs, truth.currentSession);
     this.renewal.afterStep(truth.timeMs);
   }
 
@@ -129,6 +129,7 @@ export class Oracle extends OracleTruth {
       case 'Transitioned':
         this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
         if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri, effect.event);
+        else this.closeRecord.onMoved(effect.uri, effect.to, truth.currentSession);
         break;
       case 'SubscriptionClosed':
         this.closeRecord.onClosed(effect, truth.timeMs);

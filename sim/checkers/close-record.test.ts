@@ -38,3 +38,23 @@ describe('close_record_untrue: the outcome agrees with the move', () => {
     expect(violated()).toBe(2);
   });
 });
+
+describe('close_record_untrue: a closing subscription does not outlive its session', () => {
+  const closing: ClientEffect = { type: 'Transitioned', uri, from: 'ACTIVE', to: 'UNSUBSCRIBING', event: 'unsubscribe_begun' };
+
+  it('passes a close moved to CLOSED before a later session runs', () => {
+    oracle.judge([closing], truth({ timeMs: 1_000, currentSession: 1 }));
+    closeStep('UNSUBSCRIBING', 'session_lost', 'SESSION_ENDED', 2);
+    oracle.judge([], truth({ timeMs: 3_000, currentSession: 2 }));
+    expect(violated()).toBe(0);
+  });
+
+  it('fails one still closing in a later session, once', () => {
+    oracle.judge([closing], truth({ timeMs: 1_000, currentSession: 1 }));
+    oracle.judge([], truth({ timeMs: 2_000, currentSession: 1 }));
+    expect(violated()).toBe(0);
+    oracle.judge([], truth({ timeMs: 3_000, currentSession: 2 }));
+    oracle.judge([], truth({ timeMs: 4_000, currentSession: 2 }));
+    expect(violated()).toBe(1);
+  });
+});

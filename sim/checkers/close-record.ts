@@ -4,7 +4,9 @@
  * without that move; the record's `closeOrdinal` is the last read ordinal the client issued for the URI (the
  * fence frozen when closing began: no read is allocated afterwards), and its `closeEpoch` is a positive integer no
  * earlier close used, above the URI's previous one; its `outcome` tells the move's story (an `unsubscribe_acked`
- * move is ACKED, a `session_lost` or `unsubscribe_begun` one SESSION_ENDED). Judged from the client's own effects (Transitioned,
+ * move is ACKED, a `session_lost` or `unsubscribe_begun` one SESSION_ENDED). A closing subscription (UNSUBSCRIBING,
+ * UNSUBSCRIBE_UNKNOWN) does not outlive the session it was closing on: once the world runs a later session (a
+ * reconnect, a crash and restart) it has been moved to CLOSED (the server forgot it with its session). Judged from the client's own effects (Transitioned,
  * RequestSent, SubscriptionClosed), across crashes (ordinals and epochs are durable). Step clients only.
  */
 import type { ClientEffect } from '../../core/types.js';
@@ -25,7 +27,17 @@ export class CloseRecordChecker {
   private readonly movedBy: string[] = [];
   private readonly reportedOutcomes: string[] = [];
 
+  /** URI -> the session it began closing on, while it is closing (UNSUBSCRIBING or UNSUBSCRIBE_UNKNOWN). */
+  private readonly closingOn = new Map<string, number>();
+
   constructor(private readonly sink: CheckingSink) {}
+
+  /** A move to a state other than CLOSED, in a step of session `session`. */
+  onMoved(uri: string, to: string, session: number): void {
+    if (to === 'UNSUBSCRIBING' || to === 'UNSUBSCRIBE_UNKNOWN') {
+      if (!this.closingOn.has(uri)) this.closingOn.set(uri, session);
+    } else this.closingOn.delete(uri);
+  }
 
   beginStep(): void {
     if (this.movedClosed.length > 0) this.movedClosed.length = 0;
@@ -40,6 +52,7 @@ export class CloseRecordChecker {
   }
 
   onMovedClosed(uri: string, event: string): void {
+    if (this.closingOn.delete(uri)) this.sink.checked('close_record_untrue');
     this.movedClosed.push(uri);
     this.movedBy.push(event);
   }
@@ -58,7 +71,8 @@ export class CloseRecordChecker {
   }
 
   /** End of a step: every URI moved to CLOSED was reported closed, once, and none other. */
-  afterStep(timeMs: number): void {
+  afterStep(timeMs: number, currentSession: number): void {
+    if (this.closingOn.size > 0) this.judgeOutlived(timeMs, currentSession);
     if (this.movedClosed.length === 0 && this.reported.length === 0) return;
     for (let index = 0; index < this.movedClosed.length; index++) {
       const uri = this.movedClosed[index]!;
@@ -78,6 +92,15 @@ export class CloseRecordChecker {
     for (const uri of this.reported) {
       if (this.movedClosed.includes(uri)) continue;
       this.sink.violate('close_record_untrue', timeMs, uri, `SubscriptionClosed of ${uri} in a step that did not move it to CLOSED`);
+    }
+  }
+
+  private judgeOutlived(timeMs: number, currentSession: number): void {
+    for (const [uri, session] of this.closingOn) {
+      if (session >= currentSession) continue;
+      this.closingOn.delete(uri);
+      this.sink.checked('close_record_untrue');
+      this.sink.violate('close_record_untrue', timeMs, uri, `${uri} is still closing (since session ${session}) in session ${currentSession}: the session it was closing on ended without a move to CLOSED`);
     }
   }
 
