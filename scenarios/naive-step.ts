@@ -308,9 +308,10 @@ function onReadResponse(
     state.subscriptions[request.key] = { ...sub, lastAcceptedOrdinal: Math.max(sub.lastAcceptedOrdinal, request.readOrdinal) };
     effects.push({ type: 'TombstonePending', uri: sub.uri, readOrdinal: request.readOrdinal });
     if (flags.trustNotFound === true) {
+      const deleted = state.derived[request.key] === undefined ? '' : (state.cache[request.key] ?? '');
       delete state.cache[request.key];
       effects.push({ type: 'TombstoneConfirmed', uri: sub.uri });
-      effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'delete', digest: '', derivedEntries: state.derived[request.key] ?? [], supersedes: [] });
+      effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'delete', digest: deleted, derivedEntries: state.derived[request.key] ?? [], supersedes: [] });
       delete state.derived[request.key];
     }
   }

@@ -190,6 +190,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // malformed-acks: subscribe/unsubscribe answers whose result is not an object (malformed_response_unrejected); [0, 3)
   // kills 7 survivors (core/reducer-responses.ts brokenAck and its callers).
   ['malformed-acks', 0, 3],
+  // core/authorization.ts (session 16): multi-page-lost-notifications 120 is the first that confirms the deletion of a
+  // resource whose lineage is empty (no version accepted since the last delete): writeDeletion's `previous === undefined`
+  // branch, whose delete entry must name no entries and no digest (outbox_lineage_broken).
+  ['multi-page-lost-notifications', 120, 1],
 ]
 
 const rootSeed = 1;

@@ -60,4 +60,19 @@ describe('outbox_lineage_broken: an accepted version and its upsert', () => {
     oracle.judge([accepted('d1')], truth({ timeMs: 10 }));
     expect(violated()).toBe(0);
   });
+
+  it('fails a delete that names another digest than the live upsert (or any when none is live)', () => {
+    const remove = (sequence: number, digest: string, entries: string[]): ClientEffect => ({
+      type: 'OutboxEntryWritten', uri, sequence, operation: 'delete', digest, derivedEntries: entries, supersedes: [],
+    });
+    oracle.judge([accepted('d1'), upsert(1, 'd1', [])], truth({ timeMs: 10 }));
+    oracle.judge([remove(2, 'd1', [])], truth({ timeMs: 20 }));
+    oracle.judge([remove(3, '', [])], truth({ timeMs: 30 }));
+    expect(violated()).toBe(0);
+    oracle.judge([accepted('d2'), upsert(4, 'd2', [])], truth({ timeMs: 40 }));
+    oracle.judge([remove(5, '', [])], truth({ timeMs: 50 }));
+    expect(violated()).toBe(1);
+    oracle.judge([remove(6, 'd2', [])], truth({ timeMs: 60 }));
+    expect(violated()).toBe(2);
+  });
 });

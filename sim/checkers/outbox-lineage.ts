@@ -5,7 +5,8 @@
  * - an upsert leaves exactly its own entries live for the URI: every entry live before it is superseded or written
  *   again, it supersedes only live entries, and each entry it writes was announced by a DerivedEntryWritten of the
  *   same step (the lineage that traces it);
- * - a delete or an invalidation removes exactly the URI's live entries and supersedes nothing;
+ * - a delete or an invalidation removes exactly the URI's live entries, names the digest of the upsert that wrote
+ *   them ('' when none is live) and supersedes nothing;
  * - a deletion confirmed (TombstoneConfirmed) writes its delete entry in the same step;
  * - sequences strictly increase over the client's life, crashes included (the index takes entries in sequence order);
  * - (step clients, told by the world: `expectLineage`) every accepted version (VersionAccepted) writes, in its step, an
@@ -23,6 +24,8 @@ const none: readonly string[] = [];
 export class OutboxLineageChecker {
   /** URI -> the entries the downstream index holds for it. */
   private readonly live = new Map<string, readonly string[]>();
+  /** URI -> the digest of the upsert whose entries are live. */
+  private readonly liveDigest = new Map<string, unknown>();
   private lastSequence = Number.NEGATIVE_INFINITY;
   /** This step's DerivedEntryWritten ids, TombstoneConfirmed URIs and delete entries' URIs (cleared per step). */
   private readonly announced: string[] = [];
@@ -73,11 +76,13 @@ export class OutboxLineageChecker {
     if (typeof effect.sequence === 'number') this.lastSequence = Math.max(this.lastSequence, effect.sequence);
     if (effect.operation === 'upsert') {
       this.live.set(uri, Array.isArray(effect.derivedEntries) ? effect.derivedEntries.slice() : none);
+      this.liveDigest.set(uri, effect.digest);
       if (this.entriesPerVersion >= 0) this.upserted.push(uri + ' ' + effect.digest);
       if (problem === null && this.entriesPerVersion >= 0) this.judgeShape(effect, timeMs);
     }
     else {
       this.live.delete(uri);
+      this.liveDigest.delete(uri);
       if (effect.operation === 'delete') this.deleted.push(uri);
     }
   }
@@ -125,6 +130,8 @@ export class OutboxLineageChecker {
       return null;
     }
     if (superseded.length > 0) return `a ${effect.operation} supersedes nothing, but names ${superseded.length} entries`;
+    const liveDigest = this.liveDigest.get(effect.uri) ?? '';
+    if (effect.digest !== liveDigest) return `names digest ${JSON.stringify(effect.digest)}, but the index holds the entries of ${liveDigest === '' ? 'no version' : JSON.stringify(liveDigest)}`;
     for (const entry of live) if (!written.includes(entry)) return `leaves ${entry} live`;
     for (const entry of written) if (!live.includes(entry)) return `removes ${entry}, which the index does not hold`;
     return null;
