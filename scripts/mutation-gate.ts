@@ -194,6 +194,10 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // resource whose lineage is empty (no version accepted since the last delete): writeDeletion's `previous === undefined`
   // branch, whose delete entry must name no entries and no digest (outbox_lineage_broken).
   ['multi-page-lost-notifications', 120, 1],
+  // core/recovery.ts (session 16): swarm 1358 is the first where the client crashes with a subscription in
+  // UNSUBSCRIBE_UNKNOWN (its unsubscribe ACK lost): recovery must close it, as the session it was closing on ended
+  // (close_record_untrue; swarm [0, 12) above already has one in UNSUBSCRIBING, at 2).
+  ['swarm', 1358, 1],
 ]
 
 const rootSeed = 1;
