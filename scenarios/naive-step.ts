@@ -57,6 +57,8 @@ export interface NaiveState {
   timers: Record<string, number>;
   /** Per key: digest of the content it would serve. */
   cache: Record<string, string>;
+  /** Per key: the derived index entries of the cached version (what the outbox told the index). */
+  derived: Record<string, string[]>;
   /** The running list pass (URIs so far), or null. */
   scan: string[] | null;
   scanPages: number;
@@ -96,6 +98,7 @@ export function stepNaive(flags: NaiveFlags, previous: NaiveState, input: Client
     inflight: { ...previous.inflight },
     timers: { ...previous.timers },
     cache: { ...previous.cache },
+    derived: { ...previous.derived },
   };
   const naive: NaiveStep = { state, effects: [], flags, input };
   switch (input.type) {
@@ -293,14 +296,23 @@ function onReadResponse(
     const digest = contentDigest(outcome.text);
     state.cache[request.key] = digest;
     effects.push({ type: 'VersionAccepted', uri: sub.uri, text: outcome.text, encoding: outcome.encoding, mimeType: outcome.mimeType, digest, readOrdinal: request.readOrdinal, watermarkBefore, subscriptionGeneration: 0, sessionGeneration: state.session });
-    effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'upsert', digest, derivedEntries: [], supersedes: [] });
+    // The lineage is kept as the declared configuration says (these clients' flaws are elsewhere).
+    const entries: string[] = [];
+    for (let index = 0; index < state.config.derivedEntriesPerVersion; index++) {
+      entries.push(sub.uri + '#' + digest + '#' + index);
+      effects.push({ type: 'DerivedEntryWritten', entryId: entries[index]!, uri: sub.uri, digest, subject: sub.subject });
+    }
+    effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'upsert', digest, derivedEntries: entries, supersedes: state.derived[request.key] ?? [] });
+    state.derived[request.key] = entries;
   } else if (outcome.type === 'not-found') {
     state.subscriptions[request.key] = { ...sub, lastAcceptedOrdinal: Math.max(sub.lastAcceptedOrdinal, request.readOrdinal) };
     effects.push({ type: 'TombstonePending', uri: sub.uri, readOrdinal: request.readOrdinal });
     if (flags.trustNotFound === true) {
+      const deleted = state.derived[request.key] === undefined ? '' : (state.cache[request.key] ?? '');
       delete state.cache[request.key];
       effects.push({ type: 'TombstoneConfirmed', uri: sub.uri });
-      effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'delete', digest: '', derivedEntries: [], supersedes: [] });
+      effects.push({ type: 'OutboxEntryWritten', uri: sub.uri, sequence: ++state.outboxSequence, operation: 'delete', digest: deleted, derivedEntries: state.derived[request.key] ?? [], supersedes: [] });
+      delete state.derived[request.key];
     }
   }
 }

@@ -29,6 +29,7 @@ export function naiveClient(name: string, description: string, flags: NaiveFlags
       inflight: {},
       timers: {},
       cache: {},
+      derived: {},
       scan: null,
       scanPages: 0,
       nextScanId: 1,
@@ -83,6 +84,9 @@ export const naiveTrust404 = naiveClient(
 export const naiveNeverServe: ClientUnderTest<CoreState> = {
   ...referenceClient,
   name: 'naive-never-serve',
-  description: 'the reference, except that a serve command returns nothing: it never serves cached content, however fresh',
-  step: (state, input) => (input.type === 'ServeCommanded' ? { state, effects: [] } : referenceClient.step(state, input)),
+  description: 'the reference, except that it refuses every serve command: it never serves cached content, however fresh',
+  step: (state, input) =>
+    input.type === 'ServeCommanded'
+      ? { state, effects: [{ type: 'ContentRefused', uri: input.uri, subject: input.subject, reason: 'this client never serves' }] }
+      : referenceClient.step(state, input),
 };

@@ -255,6 +255,14 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // time; 0: a client that re-arms the review timer on reconnect for the earlier of the review time and now (core/scan.ts
   // resumeDiscovery: a deadline in the past never fires) never reviews the catalog again (healed_catalog).
   ['catalog-outage', 0, 1],
+  // core/authorization.ts (session 16): multi-page-lost-notifications 120 is the first that confirms the deletion of a
+  // resource whose lineage is empty (no version accepted since the last delete): writeDeletion's `previous === undefined`
+  // branch, whose delete entry must name no entries and no digest (outbox_lineage_broken).
+  ['multi-page-lost-notifications', 120, 1],
+  // core/recovery.ts (session 16): swarm 1358 is the first where the client crashes with a subscription in
+  // UNSUBSCRIBE_UNKNOWN (its unsubscribe ACK lost): recovery must close it, as the session it was closing on ended
+  // (close_record_untrue; swarm [0, 12) above already has one in UNSUBSCRIBING, at 2).
+  ['swarm', 1358, 1],
 ]
 
 const rootSeed = 1;

@@ -6,8 +6,9 @@
 // Usage: node scripts/mutation-summary.mjs [REPORT.json...] [--verdicts FILE...]
 // A file's mutants come from the LAST report that holds it (a whole-core run, then a newer batch of one file: the
 // composite of the two). --verdicts FILE...: output of scripts/mutation-survivors.mts (`core/F.ts:L:C MUTATOR "replacement"
-// <tab> killed by ...`): an open mutant it names as killed counts as killed (a re-judge under the current gate of a
-// report whose file has not changed since).
+// <tab> killed by ...` or `killed (throws: ...)`, a TransformError excepted): an open mutant it names as killed counts
+// as killed (a re-judge under the current gate of a report whose file has not changed since, or of a remapped report:
+// scripts/mutation-remap.mjs).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -34,7 +35,9 @@ if (existsSync('mutation-equivalents.md')) {
 const killedByVerdict = new Set();
 for (const verdictFile of verdictFiles) {
   for (const line of readFileSync(verdictFile, 'utf8').split('\n')) {
-    const match = /^(core\/[\w./-]+:\d+:\d+) (\w+) ("(?:[^"\\]|\\.)*")\tkilled by [^(]/.exec(line);
+    // `killed by PART`, or `killed (throws: ...)` (the core crashed in the gate: Stryker counts it detected), but not a
+    // TransformError, which is the re-judge tool failing to plant the mutant, not the mutant failing.
+    const match = /^(core\/[\w./-]+:\d+:\d+) (\w+) ("(?:[^"\\]|\\.)*")\tkilled (?:by [^(]|\(throws: (?!TransformError))/.exec(line);
     if (match) killedByVerdict.add(`${match[1]} ${match[2]} ${JSON.parse(match[3])}`);
   }
 }

@@ -6,7 +6,7 @@
 // limit: a mutant that loops forever (a Stryker Timeout) hangs it.
 // Usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...|gate]
 // MUTATION_FILE=core/ttl.ts limits it to one file, MUTATION_LINES=FROM-TO to survivors starting on those lines (one
-// function, say), MUTATION_MAX=N to its first N survivors (a sample).
+// function, say), MUTATION_MAX=N to its first N survivors (a sample), MUTATION_OPEN=FILE to those a summary lists as open.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -55,10 +55,14 @@ const coreFiles = readdirSync('core').filter((file) => file.endsWith('.ts') && !
 const onlyFile = process.env['MUTATION_FILE'];
 let left = Number(process.env['MUTATION_MAX'] ?? Number.POSITIVE_INFINITY);
 const [lineFrom, lineTo] = (process.env['MUTATION_LINES'] ?? '1-1e9').split('-').map(Number) as [number, number];
+// MUTATION_OPEN=FILE: only the survivors FILE lists as scripts/mutation-summary.mjs prints them (`core/F.ts:L:C MUTATOR
+// Survived: "replacement"`): the ones still open after the equivalents and earlier verdicts.
+const openKeys = process.env['MUTATION_OPEN'] === undefined ? null : new Set(readFileSync(process.env['MUTATION_OPEN'], 'utf8').split('\n').map((line) => /^(core\/\S+) (\w+) (?:Survived|NoCoverage): (".*")$/.exec(line)).filter((match) => match !== null).map((match) => `${match![1]} ${match![2]} ${JSON.parse(match![3]!)}`));
 for (const [file, { mutants }] of Object.entries(files)) {
   if (onlyFile !== undefined && file !== onlyFile) continue;
   const open = mutants.filter((candidate) => candidate.status === 'Survived' || candidate.status === 'NoCoverage');
-  for (const mutant of open.filter((candidate) => candidate.location.start.line >= lineFrom && candidate.location.start.line <= lineTo)) {
+  const listed = (mutant: Mutant): boolean => openKeys === null || openKeys.has(`${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${mutant.replacement ?? ''}`);
+  for (const mutant of open.filter((candidate) => candidate.location.start.line >= lineFrom && candidate.location.start.line <= lineTo && listed(candidate))) {
     if (left-- <= 0) break;
     const dir = join('test', '.planted', `mutant-${mutant.id}`);
     rmSync(dir, { recursive: true, force: true });

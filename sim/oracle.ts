@@ -85,6 +85,7 @@ export class Oracle extends OracleTruth {
         this.versions.judgeAccept(effect.uri, text, effect.digest, truth);
         this.judgeAcceptTruth(effect.uri, text, effect.digest, truth);
         this.crash.judgeAccepted(effect.uri, effect.readOrdinal, truth.requestSentAtMs, truth.timeMs);
+        this.outboxLineage.onAccepted(effect.uri, effect.digest);
         break;
       }
       case 'TombstonePending':
@@ -106,7 +107,7 @@ export class Oracle extends OracleTruth {
         this.revocation.judgeOutbox(effect);
         break;
       case 'DerivedEntryWritten':
-        this.outboxLineage.onDerived(effect.entryId);
+        this.outboxLineage.onDerived(effect.entryId, effect.uri, effect.digest);
         this.revocation.judgeDerived(effect.entryId, effect.uri, effect.subject);
         break;
       case 'ContentServed':
@@ -134,8 +135,8 @@ export class Oracle extends OracleTruth {
       case 'Transitioned':
         this.reappearance.onTransitioned(this.resourceOf(effect.uri), effect.to);
         this.offered.onTransitioned(effect.uri, effect.to);
-        if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri);
-        this.closeRecord.onTransitioned(effect.uri, effect.to);
+        if (effect.to === 'CLOSED') this.closeRecord.onMovedClosed(effect.uri, effect.event);
+        else this.closeRecord.onMoved(effect.uri, effect.to);
         break;
       case 'SubscriptionClosed':
         this.closeRecord.onClosed(effect, truth.timeMs);

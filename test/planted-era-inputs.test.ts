@@ -29,7 +29,7 @@ const bugs: readonly PlantedBug[] = [
     invariants: ['malformed_input_not_inert'],
   },
   {
-    name: 'ack-shape-checked-late',
+    name: 'listen-ack-shape-checked-late',
     description: 'an ack whose notifications is no object is rejected only when it names a listen waiting for its ack',
     patches: [
       { file: 'listen.ts', find: '  const honored = honoredUris(params);\n  if (honored === null) {', replace: '  const early = 0;\n  if (early !== 0) {' },

@@ -34,7 +34,7 @@ import type { TruthEvent } from '../kernel/truth.js';
 
 export interface AvailabilitySink extends ViolationSink {
   resourceOf(uri: string): number;
-  checked(invariant: 'refused_fresh'): void;
+  checked(invariant: 'refused_fresh' | 'answer_unrecorded'): void;
   /** A time that also orders events within one virtual ms (oracle.ts); this step's requests are stamped after the step is judged. */
   stamp(timeMs: number): number;
 }
@@ -72,6 +72,11 @@ export class AvailabilityChecker {
   private pendingMust = false;
   private pendingDetail = '';
   private pendingTimeMs = 0;
+  /**
+   * Step clients (the world tells): a serve command is answered in its own step by a ContentServed or a
+   * ContentRefused of that URI and subject; silence leaves the application without an answer (`answer_unrecorded`).
+   */
+  answersRequired = false;
 
   constructor(
     private readonly sink: AvailabilitySink,
@@ -168,6 +173,7 @@ export class AvailabilityChecker {
       this.notifiedResource = none;
     }
     if (this.pendingResource === none) return;
+    if (this.answersRequired) this.sink.checked('answer_unrecorded');
     let namesUri = false;
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
@@ -175,6 +181,11 @@ export class AvailabilityChecker {
       if (effect.type === 'ContentServed' && effect.subject === this.pendingSubject) return this.clear();
       if (effect.type === 'ContentRefused' && effect.subject === this.pendingSubject) return this.settle(effect.reason);
       namesUri = true;
+    }
+    if (this.answersRequired) {
+      const uri = this.uris[this.pendingResource]!;
+      this.sink.violate('answer_unrecorded', truth.timeMs, uri, `asked to serve ${uri} to ${this.pendingSubject}, the client's step answered with neither ContentServed nor ContentRefused`);
+      return this.settle(null);
     }
     if (!namesUri) this.settle(null);
   }

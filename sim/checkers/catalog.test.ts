@@ -35,8 +35,14 @@ function taskDecided(accepted: boolean): ClientEffect {
 
 /** Outbox sequences rise over a test file's life, as a client's do (sim/checkers/outbox-lineage.ts). */
 let outboxSequence = 0;
+/** The digest of each URI's live upsert in these fixtures: a delete or an invalidation names it ('' when none is live: outbox-lineage.ts). */
+const liveDigest = new Map<string, string>();
+
 function outbox(uri: string, operation: 'upsert' | 'delete' | 'invalidate', derivedEntries: string[] = [], supersedes: string[] = []): ClientEffect {
-  return { type: 'OutboxEntryWritten', uri, sequence: ++outboxSequence, operation, digest: 'd', derivedEntries, supersedes };
+  const digest = operation === 'upsert' ? 'd' : (liveDigest.get(uri) ?? '');
+  if (operation === 'upsert') liveDigest.set(uri, digest);
+  else liveDigest.delete(uri);
+  return { type: 'OutboxEntryWritten', uri, sequence: ++outboxSequence, operation, digest, derivedEntries, supersedes };
 }
 
 function derived(entryId: string, uri: string, subject: string): ClientEffect {
@@ -64,6 +70,7 @@ function readResponse(resource: number, version: number, timeMs: number, sentAtM
 let oracle: Oracle;
 beforeEach(() => {
   oracle = new Oracle(uris, 1);
+  liveDigest.clear();
   uris.forEach((uri, resource) => {
     for (let version = 1; version < 10; version++) oracle.registerContent(contentFor(uri, version), resource, version);
     oracle.onSubscribeCommand(resource);

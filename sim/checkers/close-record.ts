@@ -3,11 +3,14 @@
  * that moves a URI to CLOSED (its Transitioned effect) emits one SubscriptionClosed for it, and no step emits one
  * without that move; the record's `closeOrdinal` is the last read ordinal the client issued for the URI (the
  * fence frozen when closing began: no read is allocated afterwards), and its `closeEpoch` is a positive integer no
- * earlier close used, above the URI's previous one. Judged from the client's own effects (Transitioned,
- * RequestSent, SubscriptionClosed), across crashes (ordinals and epochs are durable). Step clients only.
- * A close under way when its session ends is settled by that end (SPEC §3.4: UNSUBSCRIBING and UNSUBSCRIBE_UNKNOWN
- * --session_lost--> CLOSED, the session that held it ended): no URI the client last moved to UNSUBSCRIBING or
- * UNSUBSCRIBE_UNKNOWN is still there once it has taken a new session (the step of a Connected, or a restart).
+ * earlier close used, above the URI's previous one; its `outcome` tells the move's story (an `unsubscribe_acked`
+ * move is ACKED, a `session_lost` or `unsubscribe_begun` one SESSION_ENDED). A closing subscription (UNSUBSCRIBING,
+ * UNSUBSCRIBE_UNKNOWN) does not outlive the session it was closing on: once the world runs a later session (a
+ * reconnect, a crash and restart) it has been moved to CLOSED (the server forgot it with its session; SPEC §3.4:
+ * UNSUBSCRIBING and UNSUBSCRIBE_UNKNOWN --session_lost--> CLOSED): judged once the client has taken a new session (after
+ * the step of a Connected, or a restart: judgeSessionStarted), not when the world opens one (over the SDK transport,
+ * and after an unannounced disconnect, the client hears of it later). Judged from the client's own effects (Transitioned, RequestSent, SubscriptionClosed), across
+ * crashes (ordinals and epochs are durable). Step clients only.
  */
 import type { ClientEffect } from '../../core/types.js';
 import type { CheckingSink } from './sink.js';
@@ -23,13 +26,17 @@ export class CloseRecordChecker {
   /** This step's URIs moved to CLOSED, and those reported closed (cleared per step). */
   private readonly movedClosed: string[] = [];
   private readonly reported: string[] = [];
+  /** The event of each move in `movedClosed`, and the outcome of each record in `reported`. */
+  private readonly movedBy: string[] = [];
+  private readonly reportedOutcomes: string[] = [];
 
   /** URIs the client last moved to UNSUBSCRIBING or UNSUBSCRIBE_UNKNOWN (a close under way). */
   private readonly closing = new Set<string>();
 
   constructor(private readonly sink: CheckingSink) {}
 
-  onTransitioned(uri: string, to: string): void {
+  /** A move to a state other than CLOSED. */
+  onMoved(uri: string, to: string): void {
     if (to === 'UNSUBSCRIBING' || to === 'UNSUBSCRIBE_UNKNOWN') this.closing.add(uri);
     else if (this.closing.size > 0) this.closing.delete(uri);
   }
@@ -46,6 +53,8 @@ export class CloseRecordChecker {
   beginStep(): void {
     if (this.movedClosed.length > 0) this.movedClosed.length = 0;
     if (this.reported.length > 0) this.reported.length = 0;
+    if (this.movedBy.length > 0) this.movedBy.length = 0;
+    if (this.reportedOutcomes.length > 0) this.reportedOutcomes.length = 0;
   }
 
   onReadSent(uri: string, readOrdinal: number | undefined): void {
@@ -53,14 +62,17 @@ export class CloseRecordChecker {
     if (readOrdinal > (this.issued.get(uri) ?? 0)) this.issued.set(uri, readOrdinal);
   }
 
-  onMovedClosed(uri: string): void {
+  onMovedClosed(uri: string, event: string): void {
+    this.closing.delete(uri);
     this.movedClosed.push(uri);
+    this.movedBy.push(event);
   }
 
   onClosed(effect: ClosedEffect, timeMs: number): void {
     this.sink.checked('close_record_untrue');
     const uri = effect.uri;
     this.reported.push(uri);
+    this.reportedOutcomes.push(String(effect.outcome));
     const problem = this.problemOf(effect);
     if (problem !== null) this.sink.violate('close_record_untrue', timeMs, uri, `SubscriptionClosed of ${uri}: ${problem}`);
     if (typeof effect.closeEpoch === 'number') {
@@ -72,9 +84,18 @@ export class CloseRecordChecker {
   /** End of a step: every URI moved to CLOSED was reported closed, once, and none other. */
   afterStep(timeMs: number): void {
     if (this.movedClosed.length === 0 && this.reported.length === 0) return;
-    for (const uri of this.movedClosed) {
+    for (let index = 0; index < this.movedClosed.length; index++) {
+      const uri = this.movedClosed[index]!;
       const reports = this.reported.filter((other) => other === uri).length;
-      if (reports === 1) continue;
+      if (reports === 1) {
+        const outcome = this.reportedOutcomes[this.reported.indexOf(uri)];
+        const event = this.movedBy[index]!;
+        const told = event === 'unsubscribe_acked' ? 'ACKED' : 'SESSION_ENDED';
+        if (outcome === told) continue;
+        this.sink.checked('close_record_untrue');
+        this.sink.violate('close_record_untrue', timeMs, uri, `${uri} moved to CLOSED by ${event}, but its SubscriptionClosed says ${outcome} (${told} is that move's outcome)`);
+        continue;
+      }
       this.sink.checked('close_record_untrue');
       this.sink.violate('close_record_untrue', timeMs, uri, `${uri} moved to CLOSED with ${reports} SubscriptionClosed records in that step (one is owed)`);
     }
@@ -83,6 +104,7 @@ export class CloseRecordChecker {
       this.sink.violate('close_record_untrue', timeMs, uri, `SubscriptionClosed of ${uri} in a step that did not move it to CLOSED`);
     }
   }
+
 
   private problemOf(effect: ClosedEffect): string | null {
     const epoch = effect.closeEpoch;

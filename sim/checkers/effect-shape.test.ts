@@ -40,8 +40,12 @@ describe('effect shape: effect_malformed', () => {
     expect(effectShapeProblem(null)).toContain('not an object (null)');
   });
 
-  it('the oracle judges every effect a client returns: a malformed one is an effect_malformed violation, well-formed ones none', () => {
+  it('the oracle judges every effect a step client returns: a malformed one is an effect_malformed violation, well-formed ones none', () => {
     const oracle = new Oracle([uri], 1);
+    oracle.judge([{} as ClientEffect], truth({ timeMs: 50 }));
+    // Not judged until the world says the effects are the client's own (sim/world.ts: a step client; a module client's are synthesized).
+    expect(oracle.checks[invariantIndex.effect_malformed]).toBe(0);
+    oracle.effectShape.judges = true;
     oracle.judge(wellFormed, truth({ timeMs: 100 }));
     expect(oracle.checks[invariantIndex.effect_malformed]).toBe(wellFormed.length);
     const malformed = () => oracle.violations.filter((violation) => violation.invariant === 'effect_malformed');

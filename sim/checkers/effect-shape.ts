@@ -73,9 +73,13 @@ export function effectShapeProblem(effect: unknown): string | null {
 }
 
 export class EffectShapeChecker {
+  /** Step clients only (sim/world.ts sets it): a module client's effects are the harness's account of what it did on the wire. */
+  judges = false;
+
   constructor(private readonly sink: CheckingSink) {}
 
   judge(effect: unknown, timeMs: number): void {
+    if (!this.judges) return;
     this.sink.checked('effect_malformed');
     const problem = effectShapeProblem(effect);
     if (problem === null) return;

@@ -35,6 +35,7 @@ function step(answer: ListAnswerTruth | null, effects: ClientEffect[]): void {
 function claim(scanPagesMax = 256, snapshot = false): void {
   negotiated = snapshot;
   oracle = new Oracle(uris, 1);
+  oracle.effectShape.judges = true; // a step client's effects (sim/world.ts)
   oracle.catalogLiveness.claim(30_000);
   oracle.scanRecord.claim(scanPagesMax, snapshot);
 }

@@ -6,7 +6,7 @@
  */
 import type { ClientConfig, ClientEffect, ClientInput, ClientUnderTest, StepResult, TimerId } from '../../core/types.js';
 import { ownedStepOf, type StepFunction } from '../../core/step-owned.js';
-import { interpretEffects, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
+import { assertKnownEffects, interpretEffects, type EffectPort, type RequestEffect, type TimerEffect } from './effects.js';
 import { Kind, type NotificationMessage, type RequestMessage, type ResponseMessage, type SimEvent } from './events.js';
 import type { ClientDriver, CommandInput, WorldHost } from './host.js';
 import { causeConnection, causeListChanged, causeNotification, causeOldNotification, type StepTruth } from '../oracle.js';
@@ -332,6 +332,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     const violationsBefore = oracle.violations.length;
     if (timeline !== null) timeline.input(world.nowMs, input, response, world.sessionGeneration);
     const result = this.stepState(this.state, input);
+    assertKnownEffects(this.client.name, result.effects);
     this.state = result.state;
     if (this.onStep !== null) this.onStep(input, result.effects);
     world.traceHash = mix(world.traceHash, result.effects.length);
