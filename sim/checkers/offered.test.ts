@@ -24,6 +24,9 @@ describe('request_record_untrue', () => {
   it('a read without its fields, another method with them, or a cursor off a list, is untrue', () => {
     expect(judged({ method: 'resources/read', reason: 'notification', readOrdinal: 0, subject: 'alice' })).toEqual(['request_record_untrue']);
     expect(judged({ method: 'resources/read', readOrdinal: 2, subject: 'alice' })).toEqual(['request_record_untrue']);
+    expect(judged({ method: 'resources/read', reason: 'notification', readOrdinal: 2, subject: 7 })).toEqual(['request_record_untrue']);
+    // A read without a subject is sent without credentials (core/effects.ts): its record is true.
+    expect(judged({ method: 'resources/read', reason: 'notification', readOrdinal: 2 })).toEqual([]);
     expect(judged({ method: 'resources/subscribe', reason: null, readOrdinal: 0, subject: 'default' })).toEqual(['request_record_untrue']);
     expect(judged({ method: 'resources/unsubscribe', cursor: 'c1' })).toEqual(['request_record_untrue']);
   });

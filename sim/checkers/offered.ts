@@ -16,8 +16,10 @@
  * for that URI in the same step. The workload commands a subscribe only for a resource it does not want already.
  *
  * And `request_record_untrue` (core/effects.ts RequestSent): a request's record says what it is: a resources/read
- * carries its reason (a string), its read ordinal (a positive integer) and its subject (a string); no other method
- * carries any of the three (they are "reads only"), and only resources/list carries a cursor. A read whose reason is
+ * carries its reason (a string) and its read ordinal (a positive integer), and its subject is a string where it has one
+ * (core/effects.ts: the subject is optional; a read without one is sent without credentials, and the world sends it
+ * so: a naive client that never names a subject records its reads truly); no other method carries any of the three
+ * (they are "reads only"), and only resources/list carries a cursor. A read whose reason is
  * 'tombstone-check' or 'reappeared' checks a tombstone: the client's own last move of that URI (its Transitioned
  * effects, in step order) left it TOMBSTONE_PENDING (unknown after a crash until its next move: not judged).
  */
@@ -83,7 +85,7 @@ export class OfferedRequestChecker {
     const read = effect.method === 'resources/read';
     const fields = effect as { reason?: unknown; readOrdinal?: unknown; subject?: unknown; cursor?: unknown };
     let wrong: string | null = null;
-    if (read && (typeof fields.reason !== 'string' || typeof fields.subject !== 'string' || !Number.isInteger(fields.readOrdinal) || (fields.readOrdinal as number) < 1)) {
+    if (read && (typeof fields.reason !== 'string' || (fields.subject !== undefined && typeof fields.subject !== 'string') || !Number.isInteger(fields.readOrdinal) || (fields.readOrdinal as number) < 1)) {
       wrong = `a read without its reason, ordinal or subject (reason ${JSON.stringify(fields.reason)}, readOrdinal ${JSON.stringify(fields.readOrdinal)}, subject ${JSON.stringify(fields.subject)})`;
     } else if (!read && ('reason' in effect || 'readOrdinal' in effect || 'subject' in effect)) {
       wrong = `${effect.method} carrying a read's fields (reason, readOrdinal or subject)`;
