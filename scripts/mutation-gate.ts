@@ -203,11 +203,22 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // must leave the URI's unsubscribeOwed set (core/reducer-responses.ts onUnsubscribeResponse): the new subscribe fails
   // and the close from RECONCILIATION_REQUIRED must still unsubscribe.
   ['subscription-errors', 6623, 1],
+  // 1282: the first where a re-subscribe during a close whose unsubscribe ACK is unknown (UNSUBSCRIBE_UNKNOWN) must mark
+  // the URI's unsubscribe owed (core/reducer.ts onSubscribeCommanded), or the server keeps it (server_subscription_kept).
+  // close-race 33: the first where a URI with an unsubscribe owed is closed again before its new subscribe is answered:
+  // only a close from RECONCILIATION_REQUIRED, connected, pays the owed unsubscribe (core/fence.ts beginUnsubscribe; the
+  // table has no unsubscribe_owed edge from SUBSCRIBING, so a looser test throws).
+  ['subscription-errors', 1282, 1],
+  ['close-race', 33, 1],
   // core/reducer-timers.ts, reducer-sessions.ts, reducer.ts, reducer-notifications.ts (session 16): slow-server
   // (scenarios/server-trouble.ts, reads up to 12 s late): interleaving 0 is where a client whose 2025-11-25 hedge
   // never reads again while a slow read is on its way (core/reducer-timers.ts hedge test) leaves news unread
   // (notified_unread).
   ['slow-server', 0, 1],
+  // 5: the first where news reaches a resource already dirty (TOMBSTONE_PENDING there) with its read on the way and no hedge
+  // armed (core/reducer-notifications.ts armHedgeIfNone; core/reducer-timers.ts, the hedge's TOMBSTONE_PENDING read):
+  // without the hedge the news waits for the slow read (notified_unread).
+  ['slow-server', 5, 1],
   // repeated-inputs (scenarios/server-trouble.ts: Connected, subscribe and unsubscribe handed twice, unsubscribe ACKs
   // mostly lost, connections dropping): 0 is where a client that restarts a session handed again (core/reducer-sessions.ts
   // onConnected) or a subscription asked for again (core/reducer.ts onSubscribeCommanded) fails, 10 the first where a
