@@ -274,6 +274,14 @@ export const mutationGateParts: readonly MutationGatePart[] = [
   // UNSUBSCRIBE_UNKNOWN (its unsubscribe ACK lost): recovery must close it, as the session it was closing on ended
   // (close_record_untrue; swarm [0, 12) above already has one in UNSUBSCRIBING, at 2).
   ['swarm', 1358, 1],
+  // core/state.ts forgetSession (session 17's sampled re-judge of the Stryker kills): swarm 3 killed a session end that
+  // keeps the old session's requests and timers until session 16's hedge changes; 39 is the first that still does (a
+  // resource never converges after the heal: healed_convergence).
+  ['swarm', 39, 1],
+  // multi-page-lost-notifications 84 (the same re-judge): the first where an updated reaches a TOMBSTONE_PENDING
+  // resource with its tombstone check on the way; a client that opens a debounce window there instead (core/
+  // reducer-notifications.ts, the TOMBSTONE_PENDING test inverted) is in UPDATE_SEEN when the read is answered (it throws).
+  ['multi-page-lost-notifications', 84, 1],
 ]
 
 const rootSeed = 1;

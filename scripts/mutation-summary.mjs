@@ -8,7 +8,8 @@
 // composite of the two). --verdicts FILE...: output of scripts/mutation-survivors.mts (`core/F.ts:L:C MUTATOR "replacement"
 // <tab> killed by ...` or `killed (throws: ...)`, a TransformError excepted): an open mutant it names as killed counts
 // as killed (a re-judge under the current gate of a report whose file has not changed since, or of a remapped report:
-// scripts/mutation-remap.mjs).
+// scripts/mutation-remap.mjs). A verdict keyed by span (`core/F.ts:L:C-L:C`, a whole-report re-judge with MUTATION_ALL=1)
+// that says `survives` makes a mutant Stryker killed count as open: today's gate no longer kills it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -33,12 +34,17 @@ if (existsSync('mutation-equivalents.md')) {
 }
 
 const killedByVerdict = new Set();
+/** Mutants a whole-report re-judge (MUTATION_ALL=1: verdicts keyed by span) found surviving today's gate, whatever Stryker said. */
+const survivingByVerdict = new Set();
 for (const verdictFile of verdictFiles) {
   for (const line of readFileSync(verdictFile, 'utf8').split('\n')) {
     // `killed by PART`, or `killed (throws: ...)` (the core crashed in the gate: Stryker counts it detected), but not a
     // TransformError, which is the re-judge tool failing to plant the mutant, not the mutant failing.
-    const match = /^(core\/[\w./-]+:\d+:\d+) (\w+) ("(?:[^"\\]|\\.)*")\tkilled (?:by [^(]|\(throws: (?!TransformError))/.exec(line);
-    if (match) killedByVerdict.add(`${match[1]} ${match[2]} ${JSON.parse(match[3])}`);
+    const match = /^(core\/[\w./-]+:\d+:\d+(?:-\d+:\d+)?) (\w+) ("(?:[^"\\]|\\.)*")\t(killed (?:by [^(]|\(throws: (?!TransformError))|survives)/.exec(line);
+    if (match === null) continue;
+    const key = `${match[1]} ${match[2]} ${JSON.parse(match[3])}`;
+    if (match[4] !== 'survives') killedByVerdict.add(key);
+    else if (match[1].includes('-')) survivingByVerdict.add(key);
   }
 }
 
@@ -52,11 +58,13 @@ for (const report of reports) {
     const survivors = [];
     for (const mutant of mutants) {
       const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
-      const open = mutant.status === 'Survived' || mutant.status === 'NoCoverage';
       const span = `${where}-${mutant.location.end.line}:${mutant.location.end.column}`;
-      const listed = (at) => equivalents.has(`${at} ${mutant.mutatorName} ${mutant.replacement ?? ''}`);
+      const keyed = (at) => `${at} ${mutant.mutatorName} ${mutant.replacement ?? ''}`;
+      if (mutant.status === 'Killed' && survivingByVerdict.has(keyed(span))) mutant.status = 'Survived';
+      const open = mutant.status === 'Survived' || mutant.status === 'NoCoverage';
+      const listed = (at) => equivalents.has(keyed(at));
       if (open && (listed(where) || listed(span))) row.Equivalent++;
-      else if (open && killedByVerdict.has(`${where} ${mutant.mutatorName} ${mutant.replacement ?? ''}`)) row.Killed++;
+      else if (open && (killedByVerdict.has(keyed(where)) || killedByVerdict.has(keyed(span)))) row.Killed++;
       else {
         row[mutant.status] = (row[mutant.status] ?? 0) + 1;
         if (open) survivors.push(`${where} ${mutant.mutatorName} ${mutant.status}: ${JSON.stringify(mutant.replacement ?? '')}`);

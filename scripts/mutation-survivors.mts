@@ -6,7 +6,10 @@
 // limit: a mutant that loops forever (a Stryker Timeout) hangs it.
 // Usage: node --import tsx scripts/mutation-survivors.mts mutation-report/NAME.json [scenario:start:count,...|gate]
 // MUTATION_FILE=core/ttl.ts limits it to one file, MUTATION_LINES=FROM-TO to survivors starting on those lines (one
-// function, say), MUTATION_MAX=N to its first N survivors (a sample), MUTATION_OPEN=FILE to those a summary lists as open.
+// function, say), MUTATION_MAX=N to its first N survivors (a sample), MUTATION_OPEN=FILE to those a summary lists as open,
+// MUTATION_ALL=1 to every mutant the report ran but its Timeouts (killed ones too: the whole report re-judged),
+// MUTATION_ALL=killed to those Stryker killed only, MUTATION_EVERY=N to every Nth of those (a sample),
+// MUTATION_EVERY_REST=1 with it to all the others.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,6 +56,8 @@ function planted(mutant: Mutant): string {
 const files = (JSON.parse(readFileSync(reportPath, 'utf8')) as { files: Record<string, { mutants: Mutant[] }> }).files;
 const coreFiles = readdirSync('core').filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
 const onlyFile = process.env['MUTATION_FILE'];
+/** A fresh directory per mutant: import() caches by URL, and a spliced report can repeat an id. */
+let planting = 0;
 let left = Number(process.env['MUTATION_MAX'] ?? Number.POSITIVE_INFINITY);
 const [lineFrom, lineTo] = (process.env['MUTATION_LINES'] ?? '1-1e9').split('-').map(Number) as [number, number];
 // MUTATION_OPEN=FILE: only the survivors FILE lists as scripts/mutation-summary.mjs prints them (`core/F.ts:L:C MUTATOR
@@ -60,11 +65,19 @@ const [lineFrom, lineTo] = (process.env['MUTATION_LINES'] ?? '1-1e9').split('-')
 const openKeys = process.env['MUTATION_OPEN'] === undefined ? null : new Set(readFileSync(process.env['MUTATION_OPEN'], 'utf8').split('\n').map((line) => /^(core\/\S+) (\w+) (?:Survived|NoCoverage): (".*")$/.exec(line)).filter((match) => match !== null).map((match) => `${match![1]} ${match![2]} ${JSON.parse(match![3]!)}`));
 for (const [file, { mutants }] of Object.entries(files)) {
   if (onlyFile !== undefined && file !== onlyFile) continue;
-  const open = mutants.filter((candidate) => candidate.status === 'Survived' || candidate.status === 'NoCoverage');
+  // MUTATION_ALL=1: every mutant Stryker ran (killed ones too), not only the open ones: a re-judge of the whole report
+  // under today's gate (its Timeouts excepted: a mutant that loops forever would hang this tool).
+  // MUTATION_ALL=killed: only those Stryker killed (is each still killed by today's gate?).
+  const judged = process.env['MUTATION_ALL'] === 'killed' ? ['Killed'] : process.env['MUTATION_ALL'] === '1' ? ['Survived', 'NoCoverage', 'Killed'] : ['Survived', 'NoCoverage'];
+  // MUTATION_EVERY=N: every Nth of those (in report order, per file): a sample of a whole report.
+  // MUTATION_EVERY_REST=1: the others (every mutant but each Nth): a sample and its rest make the whole report.
+  const every = Number(process.env['MUTATION_EVERY'] ?? 1);
+  const rest = process.env['MUTATION_EVERY_REST'] === '1';
+  const open = mutants.filter((candidate) => judged.includes(candidate.status)).filter((_, index) => (index % every === 0) !== rest);
   const listed = (mutant: Mutant): boolean => openKeys === null || openKeys.has(`${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${mutant.replacement ?? ''}`);
   for (const mutant of open.filter((candidate) => candidate.location.start.line >= lineFrom && candidate.location.start.line <= lineTo && listed(candidate))) {
     if (left-- <= 0) break;
-    const dir = join('test', '.planted', `mutant-${mutant.id}`);
+    const dir = join('test', '.planted', `mutant-${process.pid}-${planting++}-${mutant.id}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(join(dir, 'core'), { recursive: true });
     for (const name of coreFiles) {
@@ -72,11 +85,15 @@ for (const [file, { mutants }] of Object.entries(files)) {
       // Stryker mutates the syntax tree, so a replaced expression keeps its grouping: `a && b && c` with `a && b` made
       // `a || b` is `(a || b) && c`. Spliced as text it would read `a || b && c`, another mutant, so expressions go in
       // parentheses (statement blocks cannot).
-      const replacement = mutant.mutatorName === 'BlockStatement' ? (mutant.replacement ?? '') : `(${mutant.replacement ?? ''})`;
+      const replacement = planted(mutant);
       if (`core/${name}` === file) text = text.slice(0, offsetOf(text, mutant.location.start)) + replacement + text.slice(offsetOf(text, mutant.location.end));
       writeFileSync(join(dir, 'core', name), text);
     }
-    const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${JSON.stringify(mutant.replacement ?? '')}`;
+    // With MUTATION_ALL the span's end too (`core/F.ts:L:C-L:C`): mutants that share a start, mutator and replacement
+    // (`a && b` and `a`, both made `true`) get a verdict each, and scripts/mutation-summary.mjs can take a 'survives' as
+    // the mutant's status.
+    const end = process.env['MUTATION_ALL'] !== undefined ? `-${mutant.location.end.line}:${mutant.location.end.column}` : '';
+    const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}${end} ${mutant.mutatorName} ${JSON.stringify(mutant.replacement ?? '')}`;
     let verdict: string;
     try {
       const module = (await import(pathToFileURL(join(dir, 'core', 'reducer.ts')).href)) as { referenceClient: ClientUnderTest<any>; stepOwned: StepFunction<any> };
