@@ -17,7 +17,7 @@
  */
 import { subscriptionIdMetaKey } from '../../core/era.js';
 import { isObject } from '../../core/protocol.js';
-import type { HostileInput } from './hostile-inputs.js';
+import type { HostileInput } from './hostile-input.js';
 
 type Input = Record<string, unknown>;
 type Make = (real: Input) => Omit<HostileInput, 'kind'>;

@@ -14,25 +14,9 @@
 import type { ClientInput, Rejection } from '../../core/types.js';
 import { LEDGER_TEXT_CHARS_MAX } from '../../core/protocol.js';
 import { ackKinds, eraKinds, paramsExtra2026, subscriptionIdKinds } from './hostile-inputs-2026.js';
+import type { HostileExpectation, HostileInput } from './hostile-input.js';
 
-/**
- * rejected: one typed rejection and nothing else; inert: no effect at all; same: answered as the input it spells;
- * pair: `input` and `other` are two spellings of one input, each stepped from the client's state (neither kept),
- * answered alike (the real input follows as usual).
- */
-export type HostileExpectation = 'rejected' | 'inert' | 'same' | 'pair';
-
-export interface HostileInput {
-  kind: string;
-  /** What the client is handed (not always an object). */
-  input: unknown;
-  /** `pair`: the other spelling. */
-  other?: unknown;
-  expect: HostileExpectation;
-  /** `rejected`: the kind of the rejection and the texts its detail must show. */
-  rejection: Rejection['kind'] | null;
-  shows: readonly string[];
-}
+export type { HostileExpectation, HostileInput } from './hostile-input.js';
 
 type Input = Record<string, unknown> & { type: ClientInput['type'] };
 type Make = (real: Input) => Omit<HostileInput, 'kind'>;

@@ -13,7 +13,7 @@
  */
 import type { ResponseOutcome, ScanAbandonReason } from '../../core/types.js';
 import { LEDGER_TEXT_CHARS_MAX } from '../../core/protocol.js';
-import type { ListResult, PageEntry } from './listing.js';
+import type { ListResult, PageEntry } from './list-page.js';
 
 export type EdgeKind = 'error' | 'empty-cursor' | 'null-result' | 'endless' | 'long-snapshot-id';
 const kinds: readonly EdgeKind[] = ['error', 'empty-cursor', 'null-result', 'endless', 'long-snapshot-id'];

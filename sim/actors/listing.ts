@@ -39,6 +39,9 @@ import type { ListProof } from '../checkers/catalog.js';
 import type { Era2026Plan, ResourceSpec, UriShapesListing } from '../plan.js';
 import { invalidParamsCode, type ServerModel } from './server.js';
 import { edgeKind, endlessPagesMax, listEdgeError, malformPage, type EdgeKind } from './listing-edges.js';
+import type { ListResult, PageEntry } from './list-page.js';
+
+export type { ListResult, PageEntry } from './list-page.js';
 import type { ListHintTruth } from '../checkers/era2026-catalog-hints.js';
 
 /** Ground truth of one served list page. */
@@ -118,21 +121,6 @@ const shapePassOrder: readonly ShapePass[] = ['honest', 'duplicate', 'nonUri', '
 export interface ServedPage {
   outcome: ResponseOutcome;
   truth: ListPageTruth | null;
-}
-
-export interface PageEntry {
-  uri: string;
-  name: string;
-  mimeType: string;
-}
-
-/** A page's result as served (malformed-list-page breaks its types). */
-export interface ListResult {
-  resources: readonly (PageEntry | { name: string; mimeType: string } | { uri: string; mimeType: string } | null)[] | { items: PageEntry[] };
-  nextCursor?: string | number;
-  snapshotId?: string | number;
-  ttlMs?: number;
-  cacheScope?: string;
 }
 
 export class Lister {
