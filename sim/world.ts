@@ -50,12 +50,6 @@ export class World extends WorldCore implements ReducerWorld {
   constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest, config: ClientConfig, trace: boolean, onStep: StepListener | null = null, pureStep = false) {
     super(seed, plan, chooser, trace);
     this.client = new ReducerDriver(this, client, config, onStep, pureStep);
-    // A step client keeps an outbox: each accepted version's lineage is judged against its declared configuration.
-    this.oracle.outboxLineage.expectLineage(config.derivedEntriesPerVersion);
-    // And answers every serve command in its step (a module client is observed from outside: it may answer later).
-    this.oracle.availability.answersRequired = true;
-    // And its effects are its own, so their shape is judged (a module client's are the harness's synthesis).
-    this.oracle.effectShape.judges = true;
   }
 
   /** Runs to the end, or until invariant number `stopAtIndex` (>= 0) is violated. */

@@ -41,6 +41,11 @@ const shapes: Record<ClientEffect['type'], Record<string, FieldShape>> = {
 /** Per type, its fields as [name, shape] pairs (built once: the check runs on every effect). */
 const fieldsByType = new Map<string, readonly (readonly [string, FieldShape])[]>(Object.entries(shapes).map(([type, fields]) => [type, Object.entries(fields)]));
 
+/** `type` names an effect of the vocabulary (SPEC §4; the table above, which the compiler keeps complete). */
+export function isEffectType(type: unknown): type is ClientEffect['type'] {
+  return typeof type === 'string' && fieldsByType.has(type);
+}
+
 function fieldProblem(value: unknown, shape: FieldShape): string | null {
   switch (shape) {
     case 's':
@@ -62,8 +67,8 @@ function fieldProblem(value: unknown, shape: FieldShape): string | null {
 export function effectShapeProblem(effect: unknown): string | null {
   if (!isObject(effect)) return `an effect that is not an object (${effect === null ? 'null' : Array.isArray(effect) ? 'array' : typeof effect})`;
   const type = effect.type;
-  const fields = typeof type === 'string' ? fieldsByType.get(type) : undefined;
-  if (fields === undefined) return `an effect of unknown type ${JSON.stringify(type) ?? 'undefined'}`;
+  if (!isEffectType(type)) return `an effect of unknown type ${JSON.stringify(type) ?? 'undefined'}`;
+  const fields = fieldsByType.get(type)!;
   for (let index = 0; index < fields.length; index++) {
     const [name, shape] = fields[index]!;
     const wanted = fieldProblem(effect[name], shape);

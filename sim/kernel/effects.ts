@@ -7,6 +7,7 @@
 import { edgeIndexOf } from '../../core/transitions.js';
 import { timerName, type ClientEffect, type TimerId } from '../../core/types.js';
 import type { Oracle } from '../oracle.js';
+import { isEffectType } from '../checkers/effect-shape.js';
 
 export type RequestEffect = Extract<ClientEffect, { type: 'RequestSent' }>;
 export type TimerEffect = Extract<ClientEffect, { type: 'TimerArmed' }>;
@@ -49,24 +50,16 @@ export function interpretEffects(effects: readonly ClientEffect[], cause: number
   }
 }
 
-/** The effect vocabulary (SPEC §4: plain data discriminated on `type`); the compiler keeps it complete. */
-const knownEffectTypes: Record<ClientEffect['type'], true> = {
-  AuditWritten: true, CatalogPublished: true, CompletenessTaskDecided: true, ContentRefused: true, ContentServed: true,
-  DerivedEntryWritten: true, ListenCancelled: true, OutboxEntryWritten: true, ProtocolRejected: true, PurgeDone: true,
-  RequestSent: true, RevocationLearned: true, ScanAbandoned: true, ScanStarted: true, StaleReceiptWritten: true,
-  StalenessBoundPublished: true, SubscriptionClosed: true, TimerArmed: true, TombstoneConfirmed: true, TombstonePending: true,
-  Transitioned: true, VersionAccepted: true,
-};
-
 /**
  * A step's effects must all be of the vocabulary: an effect the harness cannot name cannot be judged or carried
  * out, so it is a broken client contract (like a malformed step result), reported at once with the client's name.
+ * The vocabulary is effect_malformed's table (sim/checkers/effect-shape.ts), which then judges the fields of each.
  */
 export function assertKnownEffects(client: string, effects: readonly ClientEffect[]): void {
   for (let index = 0; index < effects.length; index++) {
     const effect = effects[index] as { type?: unknown } | null;
     const type = effect !== null && typeof effect === 'object' ? effect.type : undefined;
-    if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(knownEffectTypes, type)) continue;
+    if (isEffectType(type)) continue;
     throw new TypeError(`client ${client}: effect ${index} of a step is not of the effect vocabulary (type ${JSON.stringify(type) ?? 'missing'}): ${JSON.stringify(effect)?.slice(0, 200)}`);
   }
 }

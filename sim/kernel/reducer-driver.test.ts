@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { isOpen } from '../../core/fence.js';
 import { referenceClient, step } from '../../core/reducer.js';
 import type { CoreState } from '../../core/state.js';
 import type { ClientUnderTest } from '../../core/types.js';
@@ -44,4 +45,30 @@ describe('the reducer driver on the owned step', () => {
       }
     });
   }
+});
+
+describe('a repeated input (input-repeated) the client throws on', () => {
+  // SPEC §11: a step never throws on input. A repeat is judged like malformed-input's hostile inputs: the throw is a
+  // malformed_input_accepted violation and the run goes on from the state before it (it does not stop the run).
+  it('is a malformed_input_accepted violation, and the run goes on', () => {
+    const scenario = findScenario('repeated-inputs')!;
+    const held = (state: CoreState, uri: string): boolean => {
+      const record = state.ledger.subscriptions[uri];
+      return record !== undefined && isOpen(record.state);
+    };
+    const throwsOnRepeat: ClientUnderTest<CoreState> = {
+      ...referenceClient,
+      step: (state, input) => {
+        // The workload commands a subscribe only for a resource not wanted already: an open record means a repeat.
+        if (input.type === 'SubscribeCommanded' && held(state, input.uri)) throw new Error('subscribed twice');
+        return step(state, input);
+      },
+    };
+    let thrown = 0;
+    for (let seed = 0; seed < 20 && thrown === 0; seed++) {
+      const result = runInterleaving(seed, scenario, throwsOnRepeat, { trace: false, record: false });
+      thrown += result.oracle.violations.filter((violation) => violation.invariant === 'malformed_input_accepted' && violation.detail.includes('the step threw (Error: subscribed twice)')).length;
+    }
+    expect(thrown).toBeGreaterThan(0);
+  });
 });

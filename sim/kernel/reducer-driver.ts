@@ -66,6 +66,13 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     private readonly pureStep = false,
   ) {
     this.state = client.init(config);
+    // What only a step client is judged on (a module client is observed from outside, sim/kernel/module-driver):
+    // a step client keeps an outbox, each accepted version's lineage judged against its declared configuration;
+    world.oracle.outboxLineage.expectLineage(config.derivedEntriesPerVersion);
+    // it answers every serve command in its step (a module client may answer later);
+    world.oracle.availability.answersRequired = true;
+    // its effects are its own, so their shape is judged (a module client's are the harness's synthesis).
+    world.oracle.effectShape.judges = true;
     // A step client that claims catalogs is judged on publishing one after the heal (sim/checkers/catalog-liveness.ts).
     if (client.features?.catalogs === true) {
       world.oracle.catalogLiveness.claim(config.catalogReviewMs, config.listChangedDebounceMs);
@@ -157,13 +164,7 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     if (!this.repeats || !world.fires('input-repeated', 'input repeated?')) return;
     const made: HostileInput = { kind: `${input.type}-repeated`, input: { ...input }, expect: 'inert', rejection: null, shows: [] };
     world.timeline?.note(world.nowMs, `[truth] the host hands the client the same ${input.type} again`);
-    const before: unknown = structuredClone(this.state);
-    const violationsBefore = world.oracle.violations.length;
-    this.steps++;
-    const result = this.stepState(this.state, made.input as ClientInput);
-    const taken = world.oracle.inputs.judgeHostile(made, result.effects, world.nowMs);
-    this.state = taken ? structuredClone(before) : result.state;
-    world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
+    this.stepJudgedOnly(made, structuredClone(this.state));
   }
 
   /** A new session or a restart: no close of the session before it is still under way (sim/checkers/close-record.ts). */
@@ -278,30 +279,38 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     world.timeline?.note(world.nowMs, `[truth] the harness hands the client ${made.kind} (${made.expect}) ${made.expect === 'same' ? 'in place of' : 'before'} the next input`);
     const before: unknown = structuredClone(this.state);
     if (made.expect === 'rejected' || made.expect === 'inert') {
-      const violationsBefore = world.oracle.violations.length;
-      this.steps++;
-      let result: StepResult<unknown>;
-      try {
-        result = this.stepState(this.state, made.input as ClientInput);
-      } catch (error) {
-        if (error instanceof FrozenStepError) throw error; // the self-check's frozen run: a write into the state, not an input judgement
-        // SPEC §11: a step never throws on input. Judged as a violation (the run goes on from the state before).
-        world.oracle.inputs.judgeThrown(made, error, world.nowMs);
-        this.state = structuredClone(before);
-        result = { state: this.state, effects: [] };
-        world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
-        return this.finishHostile(made, input, cause, response, before);
-      }
-      world.traceHash = mix(world.traceHash, result.effects.length);
-      // Judged only as the answer to a hostile input, and not carried out: the truth events the real input comes
-      // with (a serve, a task) are about the real step, and what a client does with a malformed input is a violation.
-      // A client that took it goes on from its state before (a state built from a malformed field, its effects
-      // never carried out, would only fail later in ways that say less).
-      const taken = world.oracle.inputs.judgeHostile(made, result.effects, world.nowMs);
-      this.state = taken ? structuredClone(before) : result.state;
-      world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
+      const effects = this.stepJudgedOnly(made, before);
+      if (effects !== null) world.traceHash = mix(world.traceHash, effects.length);
     }
     return this.finishHostile(made, input, cause, response, before);
+  }
+
+  /**
+   * Steps a hostile input that must be rejected or change nothing (malformed-input's, or input-repeated's repeat),
+   * judged only as the answer to it and not carried out: the truth events the real input comes with (a serve, a task)
+   * are about the real step, and what a client does with such an input is a violation. A client that took it goes on
+   * from `before`, its state before it (a state built from a malformed field, its effects never carried out, would
+   * only fail later in ways that say less); one that threw (SPEC §11: a step never throws on input) too. Returns the
+   * effects, or null when the step threw.
+   */
+  private stepJudgedOnly(made: HostileInput, before: unknown): readonly ClientEffect[] | null {
+    const world = this.world;
+    const violationsBefore = world.oracle.violations.length;
+    this.steps++;
+    let result: StepResult<unknown>;
+    try {
+      result = this.stepState(this.state, made.input as ClientInput);
+    } catch (error) {
+      if (error instanceof FrozenStepError) throw error; // the self-check's frozen run: a write into the state, not an input judgement
+      world.oracle.inputs.judgeThrown(made, error, world.nowMs);
+      this.state = structuredClone(before);
+      world.timeline?.effects(world.nowMs, [], world.oracle, violationsBefore);
+      return null;
+    }
+    const taken = world.oracle.inputs.judgeHostile(made, result.effects, world.nowMs);
+    this.state = taken ? structuredClone(before) : result.state;
+    world.timeline?.effects(world.nowMs, result.effects, world.oracle, violationsBefore);
+    return result.effects;
   }
 
   /** The real step after (or, spelled, in place of) a hostile input, judged against the client's step of it from `before`. */

@@ -35,14 +35,13 @@ export function learnFromResponse(oracle: Oracle, timeline: Timeline | null, mes
   } else if (message.read && message.resource >= 0 && message.malformed !== responseIdKind) {
     oracle.observe({ kind: 'read-answered', resource: message.resource, cause, requestSentAtMs: message.requestSentAtMs, failed: answerFailed(message), timeMs: nowMs });
   }
+  if (message.method !== 'resources/list') return;
   const list = message.list;
   const outcome = message.outcome;
-  if (message.method === 'resources/list') {
-    const nextCursor = outcome.type === 'result' ? (outcome.result as { nextCursor?: unknown } | null)?.nextCursor : undefined;
-    oracle.observe({ kind: 'list-answer', answer: { errorCode: outcome.type === 'error' ? (typeof outcome.code === 'number' ? outcome.code : Number.NaN) : null, broken: list?.broken ?? null, nextCursor, last: list?.last ?? false } });
-  }
+  const nextCursor = outcome.type === 'result' ? (outcome.result as { nextCursor?: unknown } | null)?.nextCursor : undefined;
+  oracle.observe({ kind: 'list-answer', answer: { errorCode: outcome.type === 'error' ? (typeof outcome.code === 'number' ? outcome.code : Number.NaN) : null, broken: list?.broken ?? null, nextCursor, last: list?.last ?? false } });
   if (list === null) return;
-  oracle.observe({ kind: 'list-page', nextCursor: outcome.type === 'result' ? (outcome.result as { nextCursor?: unknown } | null)?.nextCursor : undefined });
+  oracle.observe({ kind: 'list-page', nextCursor });
   if (list.last) oracle.observe({ kind: 'pass-completed', pass: list.pass, proof: list.proof, startMs: list.passStartMs, served: list.served!, timeMs: nowMs, hint: list.hint });
   timeline?.note(nowMs, `[truth] list pass ${list.pass} page${list.last ? ' (last)' : ''}: ${list.proof}`);
 }
