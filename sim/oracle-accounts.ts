@@ -52,9 +52,9 @@ export class OracleAccounts {
     if (this.violations.length < 16) this.violations.push({ invariant, timeMs, uri, detail });
   }
 
-  /** One more check of `invariant`, for checkers that count their own (the 2026-07-28 serving checkers). */
-  checked(invariant: InvariantName): void {
-    this.checks[invariantIndex[invariant]]! += 1;
+  /** `times` more checks of `invariant` (default one), for checkers that count their own. */
+  checked(invariant: InvariantName, times = 1): void {
+    this.checks[invariantIndex[invariant]]! += times;
   }
 
   recordEdge(edgeIndex: number): void {

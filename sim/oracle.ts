@@ -40,6 +40,7 @@ export class Oracle extends OracleTruth {
       this.serving.onAnswer(truth);
       this.availability.onAnswer(truth);
     }
+    this.effectShape.count(effects.length);
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
       const checked = checksOf(effect);

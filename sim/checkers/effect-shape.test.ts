@@ -3,11 +3,12 @@
  * an object is a violation; every documented effect shape passes.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { ClientEffect } from '../../core/types.js';
 import { Oracle } from '../oracle.js';
 import { invariantIndex } from '../invariants.js';
 import { truth } from '../../test/oracle-steps.js';
-import { effectShapeProblem } from './effect-shape.js';
+import { effectShapeProblem, effectShapes, hasEffectShape, type FieldShape } from './effect-shape.js';
 
 const uri = 'test://static/resource/1';
 
@@ -25,6 +26,31 @@ const wellFormed: readonly ClientEffect[] = [
 describe('effect shape: effect_malformed', () => {
   it('every documented shape passes', () => {
     for (const effect of wellFormed) expect(effectShapeProblem(effect), effect.type).toBeNull();
+  });
+
+  it('hasEffectShape (the per-type fast path) agrees with the table on every type, field by field', () => {
+    const anyValue = fc.oneof(fc.string(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(fc.string(), { maxLength: 2 }), fc.object({ maxDepth: 0 }));
+    const valueFor = (shape: FieldShape): fc.Arbitrary<unknown> => {
+      const right = shape === 's' ? fc.string() : shape === 'n' ? fc.integer() : shape === 'b' ? fc.boolean() : shape === 'a' ? fc.array(fc.string(), { maxLength: 2 }) : shape === 'o' ? fc.object({ maxDepth: 0 }) : fc.constantFrom(...shape);
+      return fc.oneof({ arbitrary: right, weight: 6 }, { arbitrary: anyValue, weight: 1 }, { arbitrary: fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 'blob ', []), weight: 1 });
+    };
+    const effectOf = (type: string): fc.Arbitrary<unknown> => {
+      const fields = Object.entries(effectShapes[type as ClientEffect['type']] ?? {});
+      return fc.tuple(...fields.map(([, shape]) => fc.option(valueFor(shape), { freq: 8, nil: undefined })), fc.boolean()).map((values) => {
+        const effect: Record<string, unknown> = { type };
+        fields.forEach(([name], index) => {
+          if (values[index] !== undefined) effect[name] = values[index];
+        });
+        return values[values.length - 1] === true ? effect : { ...effect, extra: 1 };
+      });
+    };
+    const types = [...Object.keys(effectShapes), 'CacheWarmed'];
+    const effect = fc.oneof(fc.constantFrom(...types).chain(effectOf), anyValue);
+    for (const type of Object.keys(effectShapes)) {
+      const wellTyped = fc.sample(effectOf(type), { numRuns: 200, seed: 7 }).filter((sample) => effectShapeProblem(sample) === null);
+      expect(wellTyped.length, `${type}: well-formed samples drawn`).toBeGreaterThan(0);
+    }
+    fc.assert(fc.property(effect, (sample) => hasEffectShape(sample) === (effectShapeProblem(sample) === null)), { numRuns: 20_000, seed: 11 });
   });
 
   it('an empty record, an unknown type, a missing or mistyped field, a value outside its set, a non-object: each named', () => {

@@ -7,5 +7,6 @@ export interface ViolationSink {
 
 /** A sink that also counts what was checked (the oracle's accounts: "checked N, violated M" per invariant). */
 export interface CheckingSink extends ViolationSink {
-  checked(invariant: InvariantName): void;
+  /** `times` more checks of `invariant` (default one). */
+  checked(invariant: InvariantName, times?: number): void;
 }
