@@ -21,6 +21,12 @@ import type { CheckingSink } from './sink.js';
 type OutboxEffect = Extract<ClientEffect, { type: 'OutboxEntryWritten' }>;
 const none: readonly string[] = [];
 
+/** Whether the flat (uri, digest) pair list holds this pair. */
+function hasPair(pairs: readonly unknown[], uri: string, digest: unknown): boolean {
+  for (let index = 0; index < pairs.length; index += 2) if (pairs[index] === uri && pairs[index + 1] === digest) return true;
+  return false;
+}
+
 export class OutboxLineageChecker {
   /** URI -> the entries the downstream index holds for it. */
   private readonly live = new Map<string, readonly string[]>();
@@ -31,11 +37,12 @@ export class OutboxLineageChecker {
   private readonly announced: string[] = [];
   private readonly confirmed: string[] = [];
   private readonly deleted: string[] = [];
-  /** This step's accepted versions and upserts, as `uri digest` keys (cleared per step). */
-  private readonly accepted: string[] = [];
-  private readonly upserted: string[] = [];
-  /** This step's DerivedEntryWritten as `uri digest` keys, parallel to `announced`. */
-  private readonly announcedOf: string[] = [];
+  /** This step's accepted versions and upserts, as flat (uri, digest) pairs (cleared per step). */
+  private readonly accepted: unknown[] = [];
+  private readonly upserted: unknown[] = [];
+  /** This step's DerivedEntryWritten's URIs and digests, parallel to `announced`. */
+  private readonly announcedUri: string[] = [];
+  private readonly announcedDigest: string[] = [];
   /** Derived entries per accepted version the client declared, or -1 (not a step client: no outbox expected). */
   private entriesPerVersion = -1;
 
@@ -52,16 +59,20 @@ export class OutboxLineageChecker {
     if (this.deleted.length > 0) this.deleted.length = 0;
     if (this.accepted.length > 0) this.accepted.length = 0;
     if (this.upserted.length > 0) this.upserted.length = 0;
-    if (this.announcedOf.length > 0) this.announcedOf.length = 0;
+    if (this.announcedUri.length > 0) {
+      this.announcedUri.length = 0;
+      this.announcedDigest.length = 0;
+    }
   }
 
   onDerived(entryId: string, uri: string, digest: string): void {
     this.announced.push(entryId);
-    this.announcedOf.push(uri + ' ' + digest);
+    this.announcedUri.push(uri);
+    this.announcedDigest.push(digest);
   }
 
   onAccepted(uri: string, digest: string): void {
-    if (this.entriesPerVersion >= 0) this.accepted.push(uri + ' ' + digest);
+    if (this.entriesPerVersion >= 0) this.accepted.push(uri, digest);
   }
 
   onConfirmed(uri: string): void {
@@ -77,7 +88,7 @@ export class OutboxLineageChecker {
     if (effect.operation === 'upsert') {
       this.live.set(uri, Array.isArray(effect.derivedEntries) ? effect.derivedEntries.slice() : none);
       this.liveDigest.set(uri, effect.digest);
-      if (this.entriesPerVersion >= 0) this.upserted.push(uri + ' ' + effect.digest);
+      if (this.entriesPerVersion >= 0) this.upserted.push(uri, effect.digest);
       if (problem === null && this.entriesPerVersion >= 0) this.judgeShape(effect, timeMs);
     }
     else {
@@ -89,25 +100,25 @@ export class OutboxLineageChecker {
 
   /** An upsert of a step client: the declared number of entries, each traced to this URI and digest. */
   private judgeShape(effect: OutboxEffect, timeMs: number): void {
-    const key = effect.uri + ' ' + effect.digest;
     const written = effect.derivedEntries;
     let problem: string | null = null;
     if (written.length !== this.entriesPerVersion) problem = `writes ${written.length} derived entries; the declared configuration writes ${this.entriesPerVersion} per version`;
     for (let index = 0; problem === null && index < written.length; index++) {
       const at = this.announced.lastIndexOf(written[index]!);
-      if (this.announcedOf[at] !== key) problem = `writes ${written[index]}, whose DerivedEntryWritten names another URI or digest`;
+      if (at < 0 || this.announcedUri[at] !== effect.uri || this.announcedDigest[at] !== effect.digest) problem = `writes ${written[index]}, whose DerivedEntryWritten names another URI or digest`;
     }
     if (problem !== null) this.sink.violate('outbox_lineage_broken', timeMs, effect.uri, `outbox #${effect.sequence} upsert of ${effect.uri}: ${problem}`);
   }
 
   /** End of a step: every deletion confirmed in it wrote its delete entry, every accepted version its upsert. */
   afterStep(timeMs: number): void {
-    for (let index = 0; index < this.accepted.length; index++) {
-      const key = this.accepted[index]!;
-      this.sink.checked('outbox_lineage_broken');
-      if (this.upserted.includes(key)) continue;
-      const uri = key.slice(0, key.lastIndexOf(' '));
-      this.sink.violate('outbox_lineage_broken', timeMs, uri, `version ${key.slice(uri.length + 1)} of ${uri} accepted without an outbox upsert naming it: the index never gets it`);
+    const accepted = this.accepted;
+    if (accepted.length > 0) this.sink.checked('outbox_lineage_broken', accepted.length / 2);
+    for (let index = 0; index < accepted.length; index += 2) {
+      const uri = accepted[index] as string;
+      const digest = accepted[index + 1];
+      if (hasPair(this.upserted, uri, digest)) continue;
+      this.sink.violate('outbox_lineage_broken', timeMs, uri, `version ${String(digest)} of ${uri} accepted without an outbox upsert naming it: the index never gets it`);
     }
     for (let index = 0; index < this.confirmed.length; index++) {
       const uri = this.confirmed[index]!;
