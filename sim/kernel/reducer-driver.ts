@@ -358,14 +358,15 @@ export class ReducerDriver implements ClientDriver, EffectPort {
     // one reused record: the oracle reads it during judge() only
     const truth = fillStepTruth(this.truth, world.nowMs, cause, world.sessionGeneration, response);
     const session = world.session;
-    oracle.subscriptionHeld.onStep(world.sessionGeneration, session !== null && session.alive && world.capabilities.subscribe && !isEra2026Session(session), world.nowMs);
+    const era2026 = session !== null && isEra2026Session(session);
+    oracle.subscriptionHeld.onStep(world.sessionGeneration, session !== null && session.alive && world.capabilities.subscribe && !era2026, world.nowMs);
     oracle.judge(effects, truth);
     // Step clients (SPEC §4) have receipts and audits among their effects: what became of a read's answer is judged.
     if (response !== null && response.read && response.deniedSubject < 0) oracle.answers.judgeReadAnswered(effects, truth);
     if (response !== null && (response.method === 'resources/subscribe' || response.method === 'resources/unsubscribe')) oracle.answers.judgeAckAnswered(effects, truth, response.method, response.outcome.type === 'error');
     oracle.unsubscribeAcks.judgeStep(effects, response, world.sessionGeneration, world.nowMs);
     if (this.notification !== null) oracle.notificationRecords.judgeStep(effects, this.notification, this.notificationCurrent, this.notificationListenLive, world.nowMs);
-    if (world.session !== null) oracle.offered.judgeRequests(effects, world.capabilities.resources, world.capabilities.subscribe, isEra2026Session(world.session), world.nowMs);
+    if (session !== null) oracle.offered.judgeRequests(effects, world.capabilities.resources, world.capabilities.subscribe, era2026, world.nowMs);
     interpretEffects(effects, cause, oracle, this);
     if (world.timeline !== null) world.timeline.effects(world.nowMs, effects, oracle, violationsBefore);
   }
