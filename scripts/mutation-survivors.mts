@@ -68,24 +68,20 @@ for (const [file, { mutants }] of Object.entries(files)) {
   // MUTATION_ALL=1: every mutant Stryker ran (killed ones too), not only the open ones: a re-judge of the whole report
   // under today's gate (its Timeouts excepted: a mutant that loops forever would hang this tool).
   // MUTATION_ALL=killed: only those Stryker killed (is each still killed by today's gate?).
-  const judged = process.env['MUTATION_ALL'] === 'killed' ? ['Killed'] : process.env['MUTATION_ALL'] === '1' ? ['Survived', 'NoCoverage', 'Killed'] : ['Survived', 'NoCoverage'];
+  const statuses = process.env['MUTATION_ALL'] === 'killed' ? ['Killed'] : process.env['MUTATION_ALL'] === '1' ? ['Survived', 'NoCoverage', 'Killed'] : ['Survived', 'NoCoverage'];
   // MUTATION_EVERY=N: every Nth of those (in report order, per file): a sample of a whole report.
   // MUTATION_EVERY_REST=1: the others (every mutant but each Nth): a sample and its rest make the whole report.
   const every = Number(process.env['MUTATION_EVERY'] ?? 1);
   const rest = process.env['MUTATION_EVERY_REST'] === '1';
-  const open = mutants.filter((candidate) => judged.includes(candidate.status)).filter((_, index) => (index % every === 0) !== rest);
+  const judged = mutants.filter((candidate) => statuses.includes(candidate.status)).filter((_, index) => (index % every === 0) !== rest);
   const listed = (mutant: Mutant): boolean => openKeys === null || openKeys.has(`${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} ${mutant.replacement ?? ''}`);
-  for (const mutant of open.filter((candidate) => candidate.location.start.line >= lineFrom && candidate.location.start.line <= lineTo && listed(candidate))) {
+  for (const mutant of judged.filter((candidate) => candidate.location.start.line >= lineFrom && candidate.location.start.line <= lineTo && listed(candidate))) {
     if (left-- <= 0) break;
     const dir = join('test', '.planted', `mutant-${process.pid}-${planting++}-${mutant.id}`);
-    rmSync(dir, { recursive: true, force: true });
     mkdirSync(join(dir, 'core'), { recursive: true });
+    const replacement = planted(mutant);
     for (const name of coreFiles) {
       let text = readFileSync(join('core', name), 'utf8');
-      // Stryker mutates the syntax tree, so a replaced expression keeps its grouping: `a && b && c` with `a && b` made
-      // `a || b` is `(a || b) && c`. Spliced as text it would read `a || b && c`, another mutant, so expressions go in
-      // parentheses (statement blocks cannot).
-      const replacement = planted(mutant);
       if (`core/${name}` === file) text = text.slice(0, offsetOf(text, mutant.location.start)) + replacement + text.slice(offsetOf(text, mutant.location.end));
       writeFileSync(join(dir, 'core', name), text);
     }

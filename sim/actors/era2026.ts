@@ -157,12 +157,12 @@ function wrongId(world: WorldHost, table: ListenTable, own: number): number {
 }
 
 /**
- * A read result on a 2026-07-28 session carries `ttlMs` and `cacheScope` (ttl-hostile rewrites the TTL), or
- * null on a 2025-11-25 session. The hint rides along as ground truth (`ResponseMessage.hint`): the TTL as the
+ * A read result on a 2026-07-28 session carries `ttlMs` and `cacheScope` (ttl-hostile rewrites the TTL), written
+ * into `outcome`'s result; returns the hint, or null on a 2025-11-25 session. The hint rides along as ground truth (`ResponseMessage.hint`): the TTL as the
  * spec reads it (absent or negative is 0, never clamped: the clamp is a client's choice), the scope, and the
  * subject the read was made as.
  */
-export function withCacheHint(world: WorldHost, session: ServerSession, outcome: ResponseOutcome, subject: string | undefined): { outcome: ResponseOutcome; hint: CacheHintTruth } | null {
+export function withCacheHint(world: WorldHost, session: ServerSession, outcome: ResponseOutcome, subject: string | undefined): CacheHintTruth | null {
   const era = world.plan.era2026;
   if (era === undefined || !tables.has(session) || outcome.type !== 'result') return null;
   // The server model's own answer to this one read (sim/actors/server.ts read: a new object per read), hinted in place:
@@ -173,8 +173,7 @@ export function withCacheHint(world: WorldHost, session: ServerSession, outcome:
   if (world.fires('ttl-hostile', 'hostile ttlMs?')) ttlMs = [0, undefined, -1_000, 10 ** 12][world.chooser.draw('server', 'hostile ttl kind', 4)];
   if (ttlMs !== undefined) result.ttlMs = ttlMs;
   result.cacheScope = cacheScope;
-  const hint: CacheHintTruth = { ttlMs: ttlMs === undefined || ttlMs < 0 ? 0 : ttlMs, scope: cacheScope, subject };
-  return { outcome, hint };
+  return { ttlMs: ttlMs === undefined || ttlMs < 0 ? 0 : ttlMs, scope: cacheScope, subject };
 }
 
 /** response-replay: an intermediary delivers a copy of this read response again, later (same id, same content). */

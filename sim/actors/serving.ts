@@ -86,18 +86,17 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
   const spelled = resource >= 0 ? world.spell(server.uris[resource]!) : null;
   const answer = server.read(request.uri, spelled, request.subject);
   let extraDelayMs = 0;
-  let hinted: ReturnType<typeof withCacheHint> = null;
+  let hint: ReturnType<typeof withCacheHint> = null;
   if (world.plan.era2026 !== undefined) {
     // 2026-07-28: cache hints on the result; a broken stream loses the response, or it outlives its retry.
     const fate = readStreamFate(world, session);
     if (fate === 'lost') return;
     extraDelayMs = fate;
-    hinted = withCacheHint(world, session, answer.outcome, request.subject);
-    if (hinted !== null) answer.outcome = hinted.outcome;
+    hint = withCacheHint(world, session, answer.outcome, request.subject); // written into answer.outcome's result
   }
-  const failed = hinted === null && answer.outcome.type === 'result' && world.fires('read-error', 'read error?');
+  const failed = hint === null && answer.outcome.type === 'result' && world.fires('read-error', 'read error?');
   if (failed) answer.outcome = transientError(world);
-  const malformed = hinted === null && !failed ? malformedAnswer(world, resource, answer.outcome) : null;
+  const malformed = hint === null && !failed ? malformedAnswer(world, resource, answer.outcome) : null;
   if (malformed !== null) answer.outcome = malformed.outcome;
   const network = world.plan.network;
   if (world.fires('slow-read', 'slow read?')) {
@@ -111,8 +110,8 @@ function serveRead(world: WorldHost, session: ServerSession, cause: number, requ
   if (malformed !== null) message.malformed = malformed.kind;
   else if (failed) message.malformed = transientErrorKind;
   if (world.fires('malformed-response-id', 'malformed response id?')) sendMalformedId(world, session, cause, message);
-  if (hinted !== null) {
-    message.hint = hinted.hint;
+  if (hint !== null) {
+    message.hint = hint;
     replayLater(world, session, cause, message);
   }
 }

@@ -22,7 +22,7 @@ type OutboxEffect = Extract<ClientEffect, { type: 'OutboxEntryWritten' }>;
 const none: readonly string[] = [];
 
 /** Whether the flat (uri, digest) pair list holds this pair. */
-function hasPair(pairs: readonly unknown[], uri: string, digest: unknown): boolean {
+function hasPair(pairs: readonly string[], uri: string, digest: string): boolean {
   for (let index = 0; index < pairs.length; index += 2) if (pairs[index] === uri && pairs[index + 1] === digest) return true;
   return false;
 }
@@ -38,8 +38,8 @@ export class OutboxLineageChecker {
   private readonly confirmed: string[] = [];
   private readonly deleted: string[] = [];
   /** This step's accepted versions and upserts, as flat (uri, digest) pairs (cleared per step). */
-  private readonly accepted: unknown[] = [];
-  private readonly upserted: unknown[] = [];
+  private readonly accepted: string[] = [];
+  private readonly upserted: string[] = [];
   /** This step's DerivedEntryWritten's URIs and digests, parallel to `announced`. */
   private readonly announcedUri: string[] = [];
   private readonly announcedDigest: string[] = [];
@@ -115,10 +115,10 @@ export class OutboxLineageChecker {
     const accepted = this.accepted;
     if (accepted.length > 0) this.sink.checked('outbox_lineage_broken', accepted.length / 2);
     for (let index = 0; index < accepted.length; index += 2) {
-      const uri = accepted[index] as string;
-      const digest = accepted[index + 1];
+      const uri = accepted[index]!;
+      const digest = accepted[index + 1]!;
       if (hasPair(this.upserted, uri, digest)) continue;
-      this.sink.violate('outbox_lineage_broken', timeMs, uri, `version ${String(digest)} of ${uri} accepted without an outbox upsert naming it: the index never gets it`);
+      this.sink.violate('outbox_lineage_broken', timeMs, uri, `version ${digest} of ${uri} accepted without an outbox upsert naming it: the index never gets it`);
     }
     for (let index = 0; index < this.confirmed.length; index++) {
       const uri = this.confirmed[index]!;
