@@ -16,7 +16,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { Chooser, type Decision } from '../../../sim/chooser.js';
-import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../../sim/kernel/events.js';
+import type { Kind, NotificationMessage, RequestMessage } from '../../../sim/kernel/events.js';
 import { causeConnection, causeWorkload, invariantIndex, type InvariantName } from '../../../sim/oracle.js';
 import type { InterleavingPlan } from '../../../sim/plan.js';
 import { subjects } from '../../../sim/actors/server.js';
@@ -25,12 +25,11 @@ import { startWorkload } from '../../../sim/actors/workload.js';
 import type { InterleavingResult } from '../../../sim/kernel/interleaving.js';
 import type { TruthEvent } from '../../../sim/kernel/truth.js';
 import { mix } from '../../../sim/kernel/step-truth.js';
-import { WorldCore } from '../../../sim/kernel/world-core.js';
-import { ResponseCapture } from '../sim/response-capture.js';
+import { LinkedWorld } from '../sim/linked-world.js';
 import { deriveSeed, stringHash } from '../../../sim/prng.js';
 import { VirtualClock } from '../transport/clock.js';
 import { subjectMetaKey } from '../sim/sdk-sim-driver.js';
-import { replayOn, type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WireTap, type WorldLink } from '../sim/sdk-sim-link.js';
+import { replayOn, type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WireTap } from '../sim/sdk-sim-link.js';
 import { ModuleEra2026, wireListenIdOf } from '../v2/module-era2026.js';
 import type { LinkDirection, MessageKind } from '../transport/virtual-transport.js';
 import type { ModuleClient } from './contract.js';
@@ -56,19 +55,15 @@ export async function runModuleInterleaving(seed: number, scenario: Scenario, cl
   return world.resultOf(world.client.steps, chooser.log);
 }
 
-export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverWorld {
+export class ModuleWorld extends LinkedWorld implements SimLinkHost, ModuleDriverWorld {
   readonly clock: VirtualClock;
   readonly client: ModuleDriver;
   readonly observer: BlackBoxObserver;
-  ended = false;
   private readonly runtime: VirtualRuntime;
-  private readonly links: Array<WorldLink | undefined> = [];
   /** 2026-07-28: the v2 server link, listens, replays (module-era2026.ts). */
   private readonly era: ModuleEra2026;
   private readonly processOf: number[] = [];
   private readonly resourceIndex = new Map<string, number>();
-  private readonly responses = new ResponseCapture('module world');
-  private failure: unknown = null;
   /** Instants since the last event-loop turn (see `turnDue`). */
   private instantsSinceTurn = 0;
   private readonly peek = (uri: string, subject: string): string | undefined => this.client.peek(uri, subject);
@@ -77,7 +72,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
   private readonly subjectOfResource = (resource: number): string => subjects[this.subjectOf[resource]!]!;
 
   constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ModuleClient, trace: boolean, private readonly tap?: WireTap) {
-    super(seed, plan, chooser, trace);
+    super(seed, plan, chooser, trace, 'module world');
     const uris = plan.workload.resources.map((resource) => resource.uri);
     uris.forEach((uri, index) => this.resourceIndex.set(uri, index));
     this.clock = new VirtualClock({
@@ -93,10 +88,6 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
       timerFiring: (cause) => this.observer.event(cause),
       currentToken: () => this.observer.cause,
     });
-  }
-
-  get nowMs(): number {
-    return this.clock.nowMs();
   }
 
   /** Runs to the end, or until invariant number `stopAtIndex` (>= 0) is violated. */
@@ -116,8 +107,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     } finally {
       this.ended = true;
       await this.client.close().catch((error: unknown) => this.fail(error));
-      for (const link of this.links) link?.close('interleaving ended');
-      await this.clock.advanceBy(0);
+      await this.closeLinks();
       this.runtime.uninstall();
     }
     this.throwFailure();
@@ -137,17 +127,6 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
         this.fail(error);
       }
     });
-  }
-
-  toClient(timeMs: number, _cause: number, generation: number, message: ResponseMessage | NotificationMessage): void {
-    if (message.kind === 'response') {
-      this.responses.capture(timeMs, message);
-      return;
-    }
-    const link = this.links[generation];
-    if (link === undefined) return;
-    if (message.survivesSessionEnd) this.clock.setTimer(timeMs, () => this.guard(() => this.ended || link.strand(message)));
-    else link.notify(message, timeMs);
   }
 
   /** An unclaimed revocation feed never reaches the client, so it cannot have learned from it. */
@@ -175,10 +154,6 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     return link.clientSide;
   }
 
-  closeLink(generation: number, reason: string): void {
-    this.links[generation]?.close(reason);
-  }
-
   closeProcess(process: number, reason: string): void {
     this.links.forEach((link, generation) => this.processOf[generation] === process && link?.close(reason));
   }
@@ -186,10 +161,6 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
   currentSession(generation: number): boolean {
     const session = this.session;
     return session !== null && session.alive && session.generation === generation;
-  }
-
-  fail(error: unknown): void {
-    if (this.failure === null) this.failure = error;
   }
 
   // -- the host of the SDK Server ------------------------------------------------------------------
@@ -225,8 +196,7 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
   }
 
   delivered(link: SessionLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, message: JSONRPCMessage): void {
-    this.events++;
-    this.traceHash = mix(mix(this.traceHash, this.nowMs), (direction === 'to-client' ? 10 : 20) + kindCodes[kind]);
+    this.countDelivery(direction, kind);
     if (this.ended || direction !== 'to-client') return;
     const id = (message as { id?: string | number }).id;
     if (this.currentSession(link.generation)) this.era.delivered(link, kind, truth, kind === 'response' && id !== undefined ? (this.observer.request(link.generation, id)?.response ?? null) : null);
@@ -255,14 +225,6 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
     return true;
   }
 
-  private guard(body: () => unknown): void {
-    try {
-      body();
-    } catch (error) {
-      this.fail(error);
-    }
-  }
-
   private throwFailure(): void {
     if (this.failure !== null) throw this.failure instanceof Error ? this.failure : new Error(`the client under test threw: ${String(this.failure)}`);
   }
@@ -270,5 +232,3 @@ export class ModuleWorld extends WorldCore implements SimLinkHost, ModuleDriverW
 
 /** Instants between two event-loop turns when no client setImmediate is pending. */
 const instantsPerTurn = 8;
-
-const kindCodes: Record<MessageKind, number> = { request: 1, response: 2, notification: 3, raw: 4 };

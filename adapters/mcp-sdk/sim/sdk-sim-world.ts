@@ -25,16 +25,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { defaultClientConfig, type ClientUnderTest } from '../../../core/types.js';
 import type { Scenario } from '../../../scenarios/scenario.js';
 import { Chooser, type Decision } from '../../../sim/chooser.js';
-import type { Kind, NotificationMessage, RequestMessage, ResponseMessage } from '../../../sim/kernel/events.js';
+import type { Kind, NotificationMessage, RequestMessage } from '../../../sim/kernel/events.js';
 import { causeWorkload } from '../../../sim/oracle.js';
 import type { InterleavingPlan } from '../../../sim/plan.js';
 import { connect } from '../../../sim/actors/sessions.js';
 import { startWorkload } from '../../../sim/actors/workload.js';
 import type { InterleavingResult } from '../../../sim/kernel/interleaving.js';
 import { mix } from '../../../sim/kernel/step-truth.js';
-import { WorldCore } from '../../../sim/kernel/world-core.js';
-import { ResponseCapture } from './response-capture.js';
 import { VirtualClock } from '../transport/clock.js';
+import { LinkedWorld } from './linked-world.js';
 import { CacheDriver, requestIdMetaKey, subjectMetaKey, type CacheWorld } from './sdk-sim-driver.js';
 import { replayOn, SimLink, type ServedAnswer, type SessionLink, type SimLinkHost, type SimRequestMethod, type WorldLink } from './sdk-sim-link.js';
 import type { SdkConnectionFactory } from '../cache/sdk-connection.js';
@@ -48,8 +47,6 @@ export interface SdkInterleavingOptions {
   replay?: { decisions: readonly Decision[]; strict: boolean };
 }
 
-const kindCodes: Record<MessageKind, number> = { request: 1, response: 2, notification: 3, raw: 4 };
-
 export async function runSdkInterleaving(seed: number, scenario: Scenario, client: ClientUnderTest<any>, options: SdkInterleavingOptions): Promise<InterleavingResult> {
   const chooser = options.replay ? Chooser.replaying(options.replay.decisions, options.replay.strict) : Chooser.seeded(seed, options.record);
   const plan = scenario.plan(chooser);
@@ -58,25 +55,14 @@ export async function runSdkInterleaving(seed: number, scenario: Scenario, clien
   return world.resultOf(world.client.steps, chooser.log);
 }
 
-export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
+export class SdkSimWorld extends LinkedWorld implements CacheWorld, SimLinkHost {
   readonly clock = new VirtualClock({ eventsPerCallMax: 50_000_000 });
   readonly client: CacheDriver;
-  ended = false;
-
-  /** By session generation (index 0 unused). */
-  protected readonly links: Array<WorldLink | undefined> = [];
-  private readonly responses = new ResponseCapture('SDK world');
-  /** A programmer error seen inside an SDK callback (which would otherwise swallow it). */
-  private failure: unknown = null;
 
   /** `connection`: the cache's SDK binding (default SDK 1.x; the 2026-07-28 world passes the v2 one). */
   constructor(seed: number, plan: InterleavingPlan, chooser: Chooser, client: ClientUnderTest<any>, scenario: Scenario, trace: boolean, connection?: SdkConnectionFactory) {
-    super(seed, plan, chooser, trace);
+    super(seed, plan, chooser, trace, 'SDK world');
     this.client = new CacheDriver(this, client, { ...defaultClientConfig, ...scenario.clientConfig }, connection);
-  }
-
-  get nowMs(): number {
-    return this.clock.nowMs();
   }
 
   /** Runs the interleaving to its end, then closes every connection; throws a programmer error seen on the way. */
@@ -91,8 +77,7 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
     } finally {
       this.ended = true;
       await this.client.close();
-      for (const link of this.links) link?.close('interleaving ended');
-      await this.clock.advanceBy(0);
+      await this.closeLinks();
     }
     this.throwFailure();
   }
@@ -101,19 +86,6 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
 
   schedule(timeMs: number, kind: Kind, _cause: number, a: number, payload: unknown): void {
     this.clock.setTimer(timeMs, () => this.guard(() => this.dispatch(kind, a, payload)));
-  }
-
-  /** A response (captured for the SDK handler that is serving it) or a notification (sent by the SDK Server). */
-  toClient(timeMs: number, _cause: number, generation: number, message: ResponseMessage | NotificationMessage): void {
-    if (message.kind === 'response') {
-      this.responses.capture(timeMs, message);
-      return;
-    }
-    const link = this.links[generation];
-    if (link === undefined) return;
-    // A dead session's message that surfaces later (old-session-notification) reaches the old Client's handlers.
-    if (message.survivesSessionEnd) this.clock.setTimer(timeMs, () => this.guard(() => this.ended || link.strand(message)));
-    else link.notify(message, timeMs);
   }
 
   // -- the cache driver's world --------------------------------------------------------------------
@@ -130,18 +102,6 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
   /** The link of a new session (an SDK 1.x Server end here). */
   protected createLink(generation: number): WorldLink {
     return new SimLink({ scheduler: this.clock, generation, capabilities: this.capabilities, host: this });
-  }
-
-  closeLink(generation: number, reason: string): void {
-    this.links[generation]?.close(reason);
-  }
-
-  guard(body: () => unknown): void {
-    try {
-      body();
-    } catch (error) {
-      if (this.failure === null) this.failure = error;
-    }
   }
 
   // -- the host of the SDK Server (sdk-sim-link.ts) --------------------------------------------------
@@ -168,8 +128,7 @@ export class SdkSimWorld extends WorldCore implements CacheWorld, SimLinkHost {
   }
 
   delivered(link: SessionLink, direction: LinkDirection, kind: MessageKind, truth: NotificationMessage | null, _message?: unknown): void {
-    this.events++;
-    this.traceHash = mix(mix(this.traceHash, this.nowMs), (direction === 'to-client' ? 10 : 20) + kindCodes[kind]);
+    this.countDelivery(direction, kind);
     if (truth !== null) this.client.judge.notificationDelivered(link.generation, truth);
   }
 
