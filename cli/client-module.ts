@@ -36,12 +36,15 @@ export function loadClientModule(path: string, command: string): Promise<LoadedC
 async function importClient(path: string, file: string, command: string): Promise<LoadedClient> {
   if (!existsSync(file)) throw new UsageError(`--client ${path}: no such file (${file}); give a registry client name or a path to a client module`, command);
   if (/\.(mts|cts|ts)$/.test(file) && !tsxRegistered && process.env.VITEST === undefined) {
+    // Both hooks: a `.ts` file is an ES module or CommonJS by its package.json's "type", as a `.js` would be (node
+    // --import tsx registers both too); with the ESM hook alone, one in a CommonJS folder failed to load.
     (await import('tsx/esm/api')).register();
+    (await import('tsx/cjs/api')).register();
     tsxRegistered = true;
   }
   let exported: unknown;
   try {
-    exported = ((await import(pathToFileURL(file).href)) as { default?: unknown }).default;
+    exported = defaultExportOf((await import(pathToFileURL(file).href)) as { default?: unknown });
   } catch (error) {
     throw new UsageError(`--client ${path}: the module failed to load: ${error instanceof Error ? error.message : String(error)}`, command);
   }
@@ -52,6 +55,19 @@ async function importClient(path: string, file: string, command: string): Promis
   const problem = moduleClientProblem(exported);
   if (problem !== null) throw new UsageError(`--client ${path}: not a client module: ${problem}`, command);
   return { path, kind: 'module', module: exported as ModuleClient };
+}
+
+/**
+ * The module's default export. A CommonJS module (a `.ts` or `.js` file in a folder whose package.json is not
+ * `"type": "module"`, compiled from `export default ...`) is imported with its `module.exports` as the default,
+ * which holds the real default export under `default` beside the `__esModule` mark: that one is taken.
+ */
+function defaultExportOf(namespace: { default?: unknown }): unknown {
+  const exported = namespace.default;
+  if (typeof exported === 'object' && exported !== null && (exported as { __esModule?: unknown }).__esModule === true && 'default' in exported) {
+    return (exported as { default: unknown }).default;
+  }
+  return exported;
 }
 
 /**

@@ -3,47 +3,26 @@
  * gate writes its folder, the folder is copied elsewhere and the original deleted, and the command that
  * report.html leads with, run in the copy by the built CLI (bin/fencesim.js), reproduces the violation.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test/cli-io.js';
+import { describe, expect, it } from 'vitest';
+import { runBuilt, runCli, scratchWithBuild } from '../test/cli-io.js';
 
-const bin = fileURLToPath(new URL('../bin/fencesim.js', import.meta.url));
-
-let scratch = '';
-beforeAll(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'fencesim-folder-replay-'));
-  expect(existsSync(fileURLToPath(new URL('../dist/cli/main.js', import.meta.url))), 'build first (npm run build; npm test does it)').toBe(true);
-});
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
-
-function runIn(cwd: string, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...argv], { cwd, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
-  });
-}
+const scratch = scratchWithBuild('fencesim-folder-replay-');
 
 describe('the replay command of a failing report', () => {
   it('works from a copy of the report folder, with the original gone', async () => {
-    const original = join(scratch, 'gate-out');
+    const original = join(scratch(), 'gate-out');
     const gate = await runCli(['gate', '--scenario', 'read-race', '--client', 'naive-overwrite', '--interleavings', '60', '--seed', '3', '--workers', '1', '--out', original]);
     expect(gate.code).toBe(1);
     const html = await readFile(join(original, 'report.html'), 'utf8');
     const command = /<pre class="command" data-replay="file"><code>([^<]+)<\/code><\/pre>/.exec(html)?.[1];
     expect(command).toMatch(/^npx fencesim replay --file shrunk-[0-9]+\.json$/);
-    const copy = join(scratch, 'downloaded', 'fencesim-report');
+    const copy = join(scratch(), 'downloaded', 'fencesim-report');
     await cp(original, copy, { recursive: true });
     await rm(original, { recursive: true, force: true });
     const argv = command!.replace(/^npx fencesim /, '').split(' ');
-    const replay = await runIn(copy, argv);
+    const replay = await runBuilt(argv, { cwd: copy, timeoutMs: 60_000 });
     expect(replay.code, replay.stderr).toBe(1);
     const invariant = JSON.parse(await readFile(join(copy, 'report.json'), 'utf8')).failures[0].invariant;
     expect(replay.stdout).toContain(`!! ${invariant}`);
