@@ -64,6 +64,15 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     expect(diverged.code).toBe(2); // strict: exactly or not at all, naming where
     expect(diverged.stderr).toContain(`--file ${edited}: `);
     expect(diverged.stderr).toMatch(/decision \d+/);
+    // The same client by its absolute path is the same client (exact); a registry client named with --client runs the
+    // file's schedule (leniently), for replay and for shrink, instead of being ignored.
+    const absolute = await runCli(['replay', '--file', join(out, report.shrunk.file), '--client', join(process.cwd(), naive)]);
+    expect(absolute.stdout).toContain('decisions, replayed exactly)');
+    const other = await runCli(['replay', '--file', join(out, report.shrunk.file), '--client', 'reference']);
+    expect(other.stdout).toContain(`recorded against ${naive}, replayed leniently against reference`);
+    expect(other.stdout).toMatch(/^ {2}client +reference$/m);
+    const otherShrink = await runCli(['shrink', '--file', join(out, report.shrunk.file), '--client', 'naive-overwrite', '--out', join(scratch, 'other.json')]);
+    expect(otherShrink.stdout).toMatch(new RegExp(`^ {2}client +naive-overwrite \\(the file's schedule was recorded against ${naive.replace(/\./g, '\\.')}\\)$`, 'm'));
     const shrinkLine = `shrink --seed ${/--seed (\d+)/.exec(replayLine)![1]} --scenario read-race --client ${naive} --out ${join(scratch, 'min.json')} --attempts 40`;
     const shrink = await runCli(shrinkLine.split(' '));
     expect(shrink.code).toBe(1);
@@ -123,11 +132,35 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     expect(crash.code).toBe(0);
     expect(crash.stdout).toContain('not applicable');
     expect(crash.stdout).toContain('crashRecovery');
+    const stepOnly = await runCli(['gate', '--client', naive, '--scenario', 'malformed-input', '--interleavings', '5', '--out', join(scratch, 'na2')]);
+    expect(stepOnly.code).toBe(0);
+    expect(stepOnly.stdout).toContain("which needs a reducer client's step interface (a module client is judged on the wire)");
     const missing = await runCli(['gate', '--client', './examples/nope/client.mjs', '--interleavings', '5', '--out', join(scratch, 'bad')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--client ./examples/nope/client.mjs: no such file');
     const notClient = await runCli(['gate', '--client', './package.json', '--interleavings', '5', '--out', join(scratch, 'bad2')]);
     expect(notClient.code).toBe(2);
     expect(notClient.stderr).toContain('--client ./package.json');
+  }, 120_000);
+
+  it('a handle that breaks the contract is bad input (exit 2) on this thread, on workers and in replay; what a client throws is its own (exit 3)', async () => {
+    const noGet = './test/fixtures/modules/no-get.mjs';
+    const problem = 'not a client module: client no-get: the handle start(env) resolved to has no `get` function';
+    for (const workers of ['1', '2']) {
+      const gate = await runCli(['gate', '--client', noGet, '--interleavings', '200', '--seed', '1', '--workers', workers, '--out', join(scratch, `no-get-${workers}`)]);
+      expect(gate.code, gate.stderr).toBe(2);
+      expect(gate.stderr).toContain(`fencesim gate: --client ${noGet}: ${problem}\n`);
+    }
+    const replay = await runCli(['replay', '--seed', '5', '--scenario', 'read-race', '--client', noGet]);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain(`fencesim replay: --client: ${problem}`);
+    const throwing = './test/fixtures/modules/throws-in-start.mjs';
+    for (const workers of ['1', '2']) {
+      const gate = await runCli(['gate', '--client', throwing, '--interleavings', '200', '--seed', '1', '--workers', workers, '--out', join(scratch, `throws-${workers}`)]);
+      expect(gate.code).toBe(3);
+      expect(gate.stderr).toMatch(new RegExp(`^fencesim gate: the client under test \\(${throwing.replace(/\./g, '\\.')}\\): interleaving 0 \\(seed \\d+\\) threw: cannot start: no configuration file$`, 'm'));
+      expect(gate.stderr).not.toContain('internal error');
+      expect(gate.stderr).toContain('throws-in-start.mjs:6'); // the client's own frame, also from a worker
+    }
   }, 120_000);
 });

@@ -11,6 +11,7 @@ import { shrinkModuleFailure } from '../adapters/mcp-sdk/module/module-shrink.js
 import { runModuleInterleaving } from '../adapters/mcp-sdk/module/module-world.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { ReplayDivergence, type Decision } from '../sim/chooser.js';
+import { resolve } from 'node:path';
 import type { InterleavingResult } from '../sim/kernel/interleaving.js';
 import { invariantExplanations, type InvariantName } from '../sim/oracle.js';
 import { formatSeed } from '../sim/prng.js';
@@ -135,11 +136,17 @@ export async function moduleShrink(input: ModuleRunInput, asked: InvariantName |
 
 /**
  * The module client run `replay`/`shrink` asks for, or null when the client is not a module client: given by
- * `--client PATH` (with --seed and --scenario, or a --file schedule), or by a file whose runSpec.client is a path.
+ * `--client PATH` (with --seed and --scenario, or a --file schedule), or by a file whose runSpec.client is a path
+ * when no `--client` names another (a registry client: `options.client`, which then replays the file's schedule).
  */
+/** Do two client paths name one file (`./x.mjs` and its absolute path, say), resolved against the working directory? */
+function sameFile(a: string, b: string): boolean {
+  return resolve(a) === resolve(b);
+}
+
 export async function moduleRunInput(
   command: string,
-  options: { seed?: number; scenario?: Scenario; file?: string },
+  options: { seed?: number; scenario?: Scenario; file?: string; client?: unknown },
   loaded: LoadedClient | null,
 ): Promise<{ input: ModuleRunInput; invariant: InvariantName | null } | null> {
   if (options.file === undefined) {
@@ -150,6 +157,7 @@ export async function moduleRunInput(
     return { input: { seed: options.seed!, scenario: options.scenario!, path: loaded.path, client: loaded.module, decisions: null, file: null, strict: false }, invariant: null };
   }
   if (loaded !== null && loaded.kind !== 'module') return null;
+  if (loaded === null && options.client !== undefined) return null; // --client NAME: the reducer path replays the schedule
   if (options.seed !== undefined || options.scenario !== undefined) {
     if (loaded === null) return null; // the reducer path reports it, in its order
     throw new UsageError('--file takes the seed and the scenario from the file: give --file without --seed and --scenario', command);
@@ -162,7 +170,7 @@ export async function moduleRunInput(
   const scenario = findScenario(content.runSpec.scenario);
   if (scenario === undefined) throw new UsageError(`--file ${options.file}: runSpec.scenario ${JSON.stringify(content.runSpec.scenario)} is not a known scenario (known: ${scenarioNames().join(', ')})`, command);
   return {
-    input: { seed: content.runSpec.seed ?? 0, scenario, path: client.path, client: client.module, decisions: content.decisions, file: options.file, strict: loaded === null || loaded.path === content.runSpec.client },
+    input: { seed: content.runSpec.seed ?? 0, scenario, path: client.path, client: client.module, decisions: content.decisions, file: options.file, strict: loaded === null || sameFile(loaded.path, content.runSpec.client) },
     invariant: (content.invariant ?? null) as InvariantName | null,
   };
 }
