@@ -43,6 +43,8 @@ describe('bad usage exits 2 with a message naming the argument', () => {
     ['malformed seed', ['gate', '--seed', '12x'], ['--seed', 'unexpected character "x"']],
     ['seed too large', ['gate', '--seed', '4294967296'], ['--seed', 'too large']],
     ['unknown scenario', ['gate', '--scenario', 'nope'], ['--scenario', '"nope"', 'read-race', 'swarm']],
+    ['misspelt scenario', ['gate', '--scenario', 'read-rce'], ['unknown scenario "read-rce"; did you mean read-race?']],
+    ['misspelt client', ['replay', '--seed', '1', '--scenario', 'read-race', '--client', 'naive-overwrit'], ['unknown client "naive-overwrit"; did you mean naive-overwrite?']],
     ['unknown client', ['gate', '--client', 'nope'], ['--client', '"nope"', 'reference', 'naive-overwrite']],
     ['negative max-failures', ['gate', '--max-failures', '-1'], ['--max-failures', 'negative']],
     ['fractional max-failures', ['gate', '--max-failures', '0.5'], ['--max-failures', 'integers only']],
@@ -158,6 +160,23 @@ describe('gate', () => {
     expect(replay.code).toBe(1);
     expect(replay.stdout).toContain(`verdict: VIOLATION ${failure.invariant} at ${failure.timeMs} ms on ${failure.uri}`);
     expect(replay.stdout).toContain(`detail: ${failure.detail}`);
+  });
+
+  it('prints a shrink command for each failure shown after the first (shrunk already), which shrinks it to the same invariant', async () => {
+    const out = join(scratch, 'naive-shrink');
+    const result = await run(['gate', '--client', 'naive-overwrite', '--scenario', 'read-race', '--interleavings', '200', '--seed', '3', '--out', out]);
+    expect(result.code).toBe(1);
+    const { json } = await readReport(out);
+    const second = json.failures[1];
+    expect(second, 'the run records more than one failure').toBeDefined();
+    const command = `npx fencesim shrink --seed ${second.seed} --scenario read-race --client naive-overwrite --invariant ${second.invariant} --out shrunk-${second.seed}.json`;
+    expect(result.stdout).toContain(`    shrink it: ${command}`);
+    expect(result.stdout).not.toContain(`shrink --seed ${json.failures[0].seed} `);
+    const file = join(scratch, `shrunk-${second.seed}.json`);
+    const shrink = await run([...command.split(' ').slice(2, -1), file]);
+    expect(shrink.code).toBe(1);
+    expect(shrink.stdout).toContain(`!! ${second.invariant}`);
+    expect(shrink.stdout).toContain(`replay it: npx fencesim replay --file ${file}`);
   });
 
   it('without --seed the CLI chooses one, prints it in the run spec and the reproduce line', async () => {

@@ -18,3 +18,8 @@ export type Transport = 'pure' | 'sdk';
 export function replayCommand(seed: number, scenario: string, client: string, transport: Transport = 'pure'): string {
   return `npx fencesim replay --seed ${seed} --scenario ${scenario} --client ${client}${transport === 'pure' ? '' : ` --transport ${transport}`}`;
 }
+
+/** The command that shrinks one failing interleaving of the pure transport (shrink has no --transport) to a replay file. */
+export function shrinkCommand(seed: number, scenario: string, client: string, invariant: string): string {
+  return `npx fencesim shrink --seed ${seed} --scenario ${scenario} --client ${client} --invariant ${invariant} --out shrunk-${seed}.json`;
+}
