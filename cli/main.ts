@@ -5,6 +5,7 @@
  * 3 internal error, 4 nondeterminism (the gate's self-check got two different traces for one seed).
  */
 import { closest, UsageError, wantsHelp } from './args.js';
+import { ModuleContractError } from '../adapters/mcp-sdk/module/contract.js';
 import { fencesimVersion } from '../reports/version.js';
 import { processIo, type Io } from './io.js';
 import { commandNames, commandUsageText, isCommandName, usageText, type CommandName } from './usage.js';
@@ -38,6 +39,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return await dispatch(argv, io);
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(error, io);
+    // A module client that breaks its contract in a run (replay, shrink, bench): bad input, as a module without `start` is.
+    if (error instanceof ModuleContractError) return usageFailure(new UsageError(`--client: not a client module: ${error.message}`, argv[0] ?? null), io);
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     io.stderr(`fencesim: internal error: ${text}\n`);
     return exitInternal;

@@ -11,6 +11,7 @@ import { findClient } from '../scenarios/clients.js';
 import type { Scenario } from '../sim/scenario.js';
 import { GateAccumulator, type RunSpec } from '../sim/gate.js';
 import { InterleavingCrash } from '../sim/kernel/interleaving.js';
+import { ModuleContractError } from '../adapters/mcp-sdk/module/contract.js';
 import type { ShardRange } from '../sim/shard.js';
 import { accumulatorFromData, type AccumulatorData } from './accumulator-data.js';
 import { isModulePath } from './client-module.js';
@@ -30,7 +31,7 @@ export interface PoolRun {
   selfCheck: { check: DeterminismCheck; ms: number } | null;
 }
 
-type WorkerReply = { ok: true; start: number; data: AccumulatorData; selfChecked: RangeSelfCheck | null } | { ok: false; start: number; message: string; crash: { index: number; seed: number } | null };
+type WorkerReply = { ok: true; start: number; data: AccumulatorData; selfChecked: RangeSelfCheck | null } | { ok: false; start: number; message: string; crash: { index: number; seed: number; contract: boolean; stack: string } | null };
 
 /** The compiled worker script dist/cli/`name`.js, also when the CLI runs from TypeScript sources. */
 export function workerScript(name: string): string {
@@ -99,6 +100,13 @@ export async function runOnWorkers(
   return (await runOnWorkersChecked({ spec, range, workerCount, chunk, onProgress, locateCrash, sample: null })).accumulator;
 }
 
+/** What an interleaving on a worker threw, rebuilt: its message and its stack (a broken module contract as such). */
+function thrownIn(message: string, crash: { contract: boolean; stack: string }): Error {
+  const error = crash.contract ? new ModuleContractError(message) : new Error(message);
+  error.stack = crash.stack;
+  return error;
+}
+
 /** What `runOnWorkersChecked` runs: `runOnWorkers`'s arguments, and the self-check sample (null: none). */
 export interface PoolGate {
   spec: RunSpec;
@@ -130,7 +138,7 @@ export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
   const take = (results: Map<number, GateAccumulator>, counted: boolean) => (reply: WorkerReply): void => {
     const end = endOf.get(reply.start)!;
     if (!reply.ok) failed = true;
-    if (!reply.ok && reply.crash !== null) throw new InterleavingCrash(reply.crash.index, reply.crash.seed, new Error(reply.message));
+    if (!reply.ok && reply.crash !== null) throw new InterleavingCrash(reply.crash.index, reply.crash.seed, thrownIn(reply.message, reply.crash));
     if (!reply.ok) throw gate.locateCrash(reply.start, end, new Error(reply.message));
     results.set(reply.start, accumulatorFromData(spec, reply.data));
     if (reply.selfChecked !== null) checks.push(reply.selfChecked);

@@ -13,6 +13,7 @@ import type { Scenario } from '../scenarios/scenario.js';
 import { runRange, type GateAccumulator, type GatePart, type RunSpec } from '../sim/gate.js';
 import { isModulePath, loadClientModule } from './client-module.js';
 import { InterleavingCrash } from '../sim/kernel/interleaving.js';
+import { ModuleContractError } from '../adapters/mcp-sdk/module/contract.js';
 import { accumulatorData } from './accumulator-data.js';
 import { selfCheck, type DeterminismCheck } from '../sim/determinism.js';
 
@@ -37,9 +38,16 @@ parentPort?.on('message', async (task: RangeTask) => {
     const { accumulator, selfChecked } = await runTask(task);
     parentPort!.postMessage({ ok: true, start: task.start, data: accumulatorData(accumulator), selfChecked });
   } catch (error) {
+    if (error instanceof InterleavingCrash) {
+      // What the interleaving threw, message and stack (the client's own frames, for a client loaded by path), rebuilt
+      // by the pool (cli/pool.ts); a broken module contract is bad input (exit 2), told by its message alone.
+      const inner = error.error instanceof Error ? error.error : new Error(String(error.error));
+      const crash = { index: error.index, seed: error.seed, contract: inner instanceof ModuleContractError, stack: inner.stack ?? inner.message };
+      parentPort!.postMessage({ ok: false, start: task.start, message: inner.message, crash });
+      return;
+    }
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    const crash = error instanceof InterleavingCrash ? { index: error.index, seed: error.seed } : null;
-    parentPort!.postMessage({ ok: false, start: task.start, message, crash });
+    parentPort!.postMessage({ ok: false, start: task.start, message, crash: null });
   }
 });
 

@@ -37,7 +37,8 @@ import { shrinkLimitsDefault, shrinkWithBudget, writeReplayFile } from '../shrin
 import { summaryLines } from '../summary.js';
 import { loadStrategies, writeAllReports } from '../write-reports.js';
 import type { ModuleGate } from '../module-gate.js';
-import { takeClientModule } from '../client-module.js';
+import { isModulePath, takeClientModule } from '../client-module.js';
+import { ModuleContractError } from '../../adapters/mcp-sdk/module/contract.js';
 import { applicabilityOf, notApplicableRows, reducerClaims, reportApplicability, type ReportApplicability } from '../../sim/applicability.js';
 
 export const gateOptions = {
@@ -297,6 +298,7 @@ async function runWithProgress(setup: GateSetup, io: Io): Promise<PoolRun | null
     return await runGateChecked(setup.spec, setup.scenario, setup.client, onProgress, { workers: setup.workers, range, sample });
   } catch (error) {
     if (!(error instanceof InterleavingCrash)) throw error;
+    if (error.error instanceof ModuleContractError) throw new UsageError(`--client ${setup.spec.client}: not a client module: ${error.error.message}`, 'gate');
     io.stderr(crashText(setup, error));
     return null;
   } finally {
@@ -306,8 +308,10 @@ async function runWithProgress(setup: GateSetup, io: Io): Promise<PoolRun | null
 
 function crashText(setup: GateSetup, crash: InterleavingCrash): string {
   const stack = crash.error instanceof Error && crash.error.stack !== undefined ? crash.error.stack : String(crash.error);
+  // A client loaded by path is the user's code: what it threw is its own, not fencesim's.
+  const what = isModulePath(setup.spec.client) ? `the client under test (${setup.spec.client})` : 'internal error';
   return [
-    `fencesim gate: internal error: ${crash.message}`,
+    `fencesim gate: ${what}: ${crash.message}`,
     `replay it: ${replayCommand(crash.seed, setup.spec.scenario, setup.spec.client, setup.spec.transport)}`,
     stack,
     '',

@@ -76,6 +76,25 @@ export function featuresOf(client: ModuleClient): Required<ModuleFeatures> {
 }
 
 /** Checks a loaded module's default export; returns what is wrong (null when it is a ModuleClient). */
+/**
+ * What is wrong with the handle `start(env)` resolved to, or null: the functions the harness calls must be there
+ * (watch, unwatch, get, close; list when catalogs are claimed, learnRevocation when the revocation feed is).
+ */
+export function moduleHandleProblem(handle: unknown, features: Required<ModuleFeatures>): string | null {
+  if (typeof handle !== 'object' || handle === null) return `start(env) resolved to ${handle === null ? 'null' : typeof handle}, not a handle { watch, unwatch, get, close }`;
+  const candidate = handle as Record<string, unknown>;
+  const required = ['watch', 'unwatch', 'get', 'close', ...(features.catalogs ? ['list'] : []), ...(features.revocationFeed ? ['learnRevocation'] : [])];
+  const missing = required.filter((name) => typeof candidate[name] !== 'function');
+  if (missing.length === 0) return null;
+  const claimed = missing.some((name) => name === 'list' || name === 'learnRevocation') ? ' (list: features.catalogs; learnRevocation: features.revocationFeed)' : '';
+  return `the handle start(env) resolved to has no ${missing.map((name) => `\`${name}\``).join(', ')} function${missing.length > 1 ? 's' : ''}${claimed}`;
+}
+
+/** A module client that breaks its contract during a run (a handle without `get`, say): bad input, exit 2. */
+export class ModuleContractError extends Error {
+  override readonly name = 'ModuleContractError';
+}
+
 export function moduleClientProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return 'its default export is not an object (export default { name, features, start })';
   const candidate = value as Record<string, unknown>;

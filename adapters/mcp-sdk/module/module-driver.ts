@@ -7,7 +7,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientDriver, CommandInput } from '../../../sim/kernel/host.js';
 import type { ServerSession } from '../../../sim/actors/server.js';
-import { featuresOf, type ModuleClient, type ModuleEnv, type ModuleHandle } from './contract.js';
+import { featuresOf, ModuleContractError, moduleHandleProblem, type ModuleClient, type ModuleEnv, type ModuleHandle } from './contract.js';
 import { JsonStore } from './module-store.js';
 import type { BlackBoxObserver } from './observer.js';
 
@@ -36,12 +36,15 @@ export class ModuleDriver implements ClientDriver {
   private process = 0;
   private readonly store = new JsonStore();
   readonly features;
+  /** The authorization feed reaches only a client that claims it (module-world.ts observe). */
+  readonly takesAuthorizationFeed: boolean;
 
   constructor(
     private readonly world: ModuleDriverWorld,
     private readonly client: ModuleClient,
   ) {
     this.features = featuresOf(client);
+    this.takesAuthorizationFeed = this.features.revocationFeed;
   }
 
   get steps(): number {
@@ -57,6 +60,8 @@ export class ModuleDriver implements ClientDriver {
     const starting = Promise.resolve()
       .then(() => this.client.start(env))
       .then((handle) => {
+        const problem = moduleHandleProblem(handle, this.features);
+        if (problem !== null) throw new ModuleContractError(`client ${this.client.name}: ${problem}`);
         if (process !== this.process) return handle;
         this.handle = handle;
         for (const run of this.queued.splice(0)) this.call(() => run(handle));
