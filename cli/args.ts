@@ -213,7 +213,8 @@ export function parseInteger(option: string, text: string, minimum: number, comm
 }
 
 function unknownName(option: string, what: string, text: string, valid: readonly string[]): string {
-  return `--${option}: unknown ${what} ${JSON.stringify(text)}; valid ${what}s: ${valid.join(', ')}`;
+  const guess = closest(text, valid);
+  return `--${option}: unknown ${what} ${JSON.stringify(text)}${guess === null ? ';' : `; did you mean ${guess}?`} valid ${what}s: ${valid.join(', ')}`;
 }
 
 function unknownOption(argument: string, equals: number, known: readonly string[], command: string): string {

@@ -106,6 +106,19 @@ describe('fencesim bench --strategies', () => {
     for (const name of ['naive-overwrite', 'poll-1s', 'poll-5s', 'poll-15s', 'subscribe-version-check', 'reference']) expect(run.stdout).toContain(`\n${name} `);
   });
 
+  it('says what the safety violations column is made of, per strategy and invariant, and the sum is the column', async () => {
+    const poller = row('poll-1s');
+    expect(poller.safetyViolations).toBeGreaterThan(0);
+    expect(Object.values(poller.safetyViolationsByInvariant).reduce((sum, count) => sum + count, 0)).toBe(poller.safetyViolations);
+    // A poller never subscribes although the server declares subscribe: that is what its column counts.
+    expect(Object.keys(poller.safetyViolationsByInvariant).sort()).toEqual(['server_subscription_missing', 'subscribe_unsent']);
+    expect(row('reference').safetyViolationsByInvariant).toEqual({});
+    const run = await runCli(['bench', '--strategies', '--interleavings', '3', '--workers', '1']);
+    expect(run.stdout).toContain('safety viol.: safety invariants violated, summed over the interleavings, by strategy and invariant');
+    expect(run.stdout).toMatch(/^ {2}poll-1s: (subscribe_unsent|server_subscription_missing) \d+, (subscribe_unsent|server_subscription_missing) \d+$/m);
+    expect(run.stdout).not.toMatch(/^ {2}reference: /m);
+  });
+
   it.each([
     [['bench', '--strategies', '--scenario', 'swarm'], '--scenario does not apply to --strategies'],
     [['bench', '--strategies', '--repetitions', '2'], '--repetitions does not apply to --strategies'],

@@ -32,6 +32,8 @@ export interface StrategyRow extends StrategyResult {
   /** Interleavings run, and their safety violations (naive strategies are expected to have some). */
   interleavings: number;
   safetyViolations: number;
+  /** The safety violations by invariant, the nonzero ones in the oracle's order (what the count above is made of). */
+  safetyViolationsByInvariant: Record<string, number>;
   /** All reads per change to a subscribed resource, whatever triggered them. */
   totalReadsPerChange: number;
 }
@@ -47,6 +49,8 @@ export interface Sums {
   staleServes: number;
   resourceMs: number;
   safetyViolations: number;
+  /** Per safety invariant (safetyInvariants order): violations. */
+  violations: Float64Array;
   convergence: Float64Array;
 }
 
@@ -88,6 +92,7 @@ export function emptySums(): Sums {
     staleServes: 0,
     resourceMs: 0,
     safetyViolations: 0,
+    violations: new Float64Array(safetyInvariants.length),
     convergence: new Float64Array(convergenceBucketCount),
   };
 }
@@ -103,7 +108,10 @@ export function foldInterleaving(sums: Sums, result: InterleavingResult): void {
   sums.served += oracle.revocation.served;
   sums.staleServes += oracle.staleServes;
   sums.resourceMs += result.plan.workload.resources.length * result.endMs;
-  for (let i = 0; i < safetyInvariants.length; i++) sums.safetyViolations += oracle.counts[i]!;
+  for (let i = 0; i < safetyInvariants.length; i++) {
+    sums.safetyViolations += oracle.counts[i]!;
+    sums.violations[i]! += oracle.counts[i]!;
+  }
   const latencies = oracle.convergenceLatenciesMs;
   for (let i = 0; i < latencies.length; i++) sums.convergence[convergenceBucketOf(latencies[i]!)]! += 1;
 }
@@ -123,6 +131,7 @@ export function rowOf(strategy: string, polling: boolean, cell: Pick<StrategyCel
     reconciliationReadsPerMinute: round(ratio(sums.totalReads - sums.notificationReads, sums.resourceMs / 60_000), 2),
     interleavings: sums.interleavings,
     safetyViolations: sums.safetyViolations,
+    safetyViolationsByInvariant: Object.fromEntries(safetyInvariants.flatMap((name, i) => (sums.violations[i]! > 0 ? [[name, sums.violations[i]!]] : []))),
     totalReadsPerChange: round(totalReadsPerChange, 3),
   };
 }

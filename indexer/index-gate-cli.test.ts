@@ -19,7 +19,7 @@ describe('fencesim index-gate', () => {
     const out = await mkdtemp(join(tmpdir(), 'index-gate-'));
     const run = await runCli(['index-gate', '--seed', '7', '--interleavings', '40', '--indexer', 'naive-no-tombstone', '--out', out, '--no-shrink']);
     expect(run.code).toBe(1);
-    const replay = /replay: fencesim (index-gate --indexer \S+ --replay \d+)/.exec(run.stdout);
+    const replay = /replay: npx fencesim (index-gate --indexer \S+ --replay \d+)/.exec(run.stdout);
     expect(replay, run.stdout).not.toBeNull();
     const again = await runCli(replay![1]!.split(' '));
     expect(again.code).toBe(1);

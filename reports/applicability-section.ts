@@ -3,7 +3,7 @@
  * faults not applicable to it (switched off, not failures) and which invariants are judged for it. Registry
  * clients have no such section (every fault and invariant applies).
  */
-import type { ReportApplicability } from '../sim/applicability.js';
+import { notApplicableText, type ReportApplicability } from '../sim/applicability.js';
 import type { Report } from './json.js';
 
 export const applicabilityTitle = 'Applicability to the client under test';
@@ -15,7 +15,7 @@ export function applicabilityLines(report: Report): string[] | null {
   const claims = Object.entries(applicability.claims)
     .map(([feature, on]) => `${feature} ${on ? 'claimed' : 'not claimed'}`)
     .join(', ');
-  const off = applicability.notApplicable.map((entry) => `${entry.fault} (needs ${entry.feature})`);
+  const off = notApplicableText(applicability.notApplicable);
   const kind = applicability.clientKind === 'module' ? 'module client, judged as a black box (wire + get)' : 'reducer client loaded by path, judged on its effects';
   return [
     `Client: ${kind}; ${claims}.`,

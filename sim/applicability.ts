@@ -39,6 +39,19 @@ export interface Applicability {
   scenarioNotApplicable: string | null;
 }
 
+/**
+ * What a switched-off fault needs, as a client author reads it: a claimable feature by its name in the module
+ * contract's `features`; the step interface is no claim but the kind of client (a reducer's `step`).
+ */
+export function neededText(feature: keyof ClaimedFeatures): string {
+  return feature === 'stepInterface' ? "a reducer client's step interface" : feature;
+}
+
+/** "fault (needs feature)" for each fault switched off, as the run spec, summary.md and report.html list them. */
+export function notApplicableText(notApplicable: readonly { fault: string; feature: keyof ClaimedFeatures }[]): string[] {
+  return notApplicable.map((entry) => `${entry.fault} (needs ${neededText(entry.feature)})`);
+}
+
 export function applicabilityOf(scenario: Scenario, features: ClaimedFeatures): Applicability {
   const off = new Map<FaultName, keyof ClaimedFeatures>();
   for (const feature of Object.keys(faultsOfFeature) as (keyof ClaimedFeatures)[]) {
@@ -48,7 +61,9 @@ export function applicabilityOf(scenario: Scenario, features: ClaimedFeatures): 
   const defining = scenario.sometimes[0];
   const scenarioNotApplicable =
     defining !== undefined && off.has(defining)
-      ? `scenario ${scenario.name} tests fault ${defining}, which needs the feature ${off.get(defining)} that the client does not claim`
+      ? off.get(defining) === 'stepInterface'
+        ? `scenario ${scenario.name} tests fault ${defining}, which needs ${neededText('stepInterface')} (a module client is judged on the wire)`
+        : `scenario ${scenario.name} tests fault ${defining}, which needs the feature ${off.get(defining)} that the client does not claim`
       : null;
   if (notApplicable.length === 0) return { scenario, notApplicable, scenarioNotApplicable };
   const applicable: Scenario = {
@@ -77,7 +92,7 @@ export function reducerClaims(client: ClientUnderTest<any> & { features?: { cata
 
 /** The spec rows that name the faults switched off (empty when everything applies). */
 export function notApplicableRows(applicability: Applicability): string[][] {
-  const off = applicability.notApplicable.map((entry) => `${entry.fault} (needs ${entry.feature})`);
+  const off = notApplicableText(applicability.notApplicable);
   return off.length === 0 ? [] : [['not applicable', off.join(', ')]];
 }
 

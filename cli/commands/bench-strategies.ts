@@ -44,7 +44,7 @@ export async function strategyBenchCommand(options: StrategyBenchOptions, io: Io
     progress.finish();
   }
   const wallMs = io.nowMs() - startMs;
-  io.stdout(options.json === true ? `${JSON.stringify(rows, null, 2)}\n` : `${strategyTable(rows).join('\n')}\n${notes(wallMs).join('\n')}\n`);
+  io.stdout(options.json === true ? `${JSON.stringify(rows, null, 2)}\n` : `${strategyTable(rows).join('\n')}\n${notes(rows, wallMs).join('\n')}\n`);
   return 0;
 }
 
@@ -113,7 +113,26 @@ export function strategyTable(rows: readonly StrategyRow[]): string[] {
   return lines;
 }
 
-function notes(wallMs: number): string[] {
+/**
+ * What the safety violations column is made of, per strategy over its cells, largest first (`fencesim list` says what
+ * each invariant means): the naive strategies break the rules they are named for, and the pollers never subscribe
+ * although the server declares subscribe, which subscribe_unsent and server_subscription_missing count.
+ */
+function violationNotes(rows: readonly StrategyRow[]): string[] {
+  const byStrategy = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    const counts = byStrategy.get(row.strategy) ?? new Map<string, number>();
+    for (const [invariant, count] of Object.entries(row.safetyViolationsByInvariant)) counts.set(invariant, (counts.get(invariant) ?? 0) + count);
+    byStrategy.set(row.strategy, counts);
+  }
+  const lines = [...byStrategy]
+    .filter(([, counts]) => counts.size > 0)
+    .map(([strategy, counts]) => `  ${strategy}: ${[...counts].sort((a, b) => b[1] - a[1]).map(([invariant, count]) => `${invariant} ${grouped(count)}`).join(', ')}`);
+  if (lines.length === 0) return ['safety viol.: safety invariants violated, summed over the interleavings: none.'];
+  return ['safety viol.: safety invariants violated, summed over the interleavings, by strategy and invariant (fencesim list explains each):', ...lines];
+}
+
+function notes(rows: readonly StrategyRow[], wallMs: number): string[] {
   return [
     '',
     'reads/change: subscription strategies: notification-triggered reads per distinct notified change (read_amplification);',
@@ -121,6 +140,7 @@ function notes(wallMs: number): string[] {
     'conv p50/p99: change to accepted content (100 ms buckets, upper edge; ">= 60 s" includes never).',
     'stale served: share of content served (every 1-3 s per resource) whose truth version was behind the server\'s at serve time.',
     `non-notif reads/res-min: initial, reconciliation, poll and lease-revalidation reads per subscribed resource-minute (virtual time: ${strategyFaultPhaseMs / 1_000} s of changes, then 65 s of quiet).`,
+    ...violationNotes(rows),
     `wall time ${duration(wallMs)}.`,
   ];
 }

@@ -60,7 +60,7 @@ function summaryLines(report: IndexerGateReport, wallMs: number): string[] {
   lines.push(`verdict: ${report.passed ? 'PASSED' : 'FAILED'}`);
   for (const failure of report.failures.slice(0, 5)) {
     lines.push(`  ${failure.invariant} at ${failure.timeMs} ms on ${failure.uri}: ${failure.detail}`);
-    lines.push(`    replay: fencesim index-gate --indexer ${report.indexer} --replay ${formatSeed(failure.seed)}`);
+    lines.push(`    replay: npx fencesim index-gate --indexer ${report.indexer} --replay ${formatSeed(failure.seed)}`);
   }
   return lines;
 }

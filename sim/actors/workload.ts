@@ -122,7 +122,8 @@ export function revocationTick(world: WorldHost): void {
   world.observe({ kind: 'revoked', resource, subject, timeMs: world.nowMs });
   const network = world.plan.network;
   const lost = world.chooser.chance('network', 'authorization feed loses it?', network.authorizationFeedLossRatio.numerator, network.authorizationFeedLossRatio.denominator);
-  world.timeline?.note(world.nowMs, `[truth] ${subjects[subject]} loses access to ${server.uris[resource]}; the authorization feed ${lost ? 'loses the event' : 'will tell the client'}`);
+  const feed = lost ? 'loses the event' : world.client.takesAuthorizationFeed === false ? 'carries it to a client that does not take the feed (it learns of it from what the server answers)' : 'will tell the client';
+  world.timeline?.note(world.nowMs, `[truth] ${subjects[subject]} loses access to ${server.uris[resource]}; the authorization feed ${feed}`);
   if (lost) return;
   const delay = world.chooser.between('network', 'authorization feed delay', network.authorizationFeedDelayMsMin, network.authorizationFeedDelayMsMax);
   world.schedule(world.nowMs + delay, Kind.AuthorizationFeed, causeConnection, resource * subjects.length + subject, null);

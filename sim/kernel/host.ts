@@ -82,4 +82,6 @@ export interface ClientDriver {
    * scratch (false). Nothing volatile survives: timers, in-flight requests, the connection.
    */
   crash(): boolean;
+  /** False for a client that does not take the authorization feed (a module client not claiming revocationFeed); default true. */
+  readonly takesAuthorizationFeed?: boolean;
 }
