@@ -2,7 +2,7 @@
  * The fencesim command line. `main` dispatches to one command and returns its exit code; it never calls
  * process.exit, so bin/fencesim.js (and tests, through the optional Io) decide what to do with it.
  * Exit codes: 0 success / gate passed, 1 gate failed / violation reproduced, 2 bad usage or input,
- * 3 internal error, 4 nondeterminism (the gate's self-check got two different traces for one seed).
+ * 3 an interleaving threw (fencesim, or a client loaded by path), 4 nondeterminism (the gate's self-check got two different traces for one seed).
  */
 import { closest, UsageError, wantsHelp } from './args.js';
 import { ModuleContractError } from '../adapters/mcp-sdk/module/contract.js';

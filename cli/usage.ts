@@ -162,7 +162,8 @@ fencesim --version
 
 const footer = `Exit codes: 0 success or gate passed; 1 gate failed or violation reproduced; 2 bad usage or input
 (including a replay file that is corrupted, truncated, of the wrong schema, out of range, or that diverges);
-3 internal error (the simulator threw; the crashing seed is printed); 4 nondeterminism (the gate's
+3 an interleaving threw (the simulator: internal error; a client loaded by path: its own exception, with its
+stack; the crashing seed is printed); 4 nondeterminism (the gate's
 self-check ran a seed twice and got two different traces; the seed and the first differing timeline
 line are printed). A gate or merge stopped by SIGINT or SIGTERM ends by that signal (130 or 143 in a
 shell) and leaves DIR/incomplete.json, never a report. probe has its own 3, 4 and 5: the server did not start or
