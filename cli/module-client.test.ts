@@ -158,6 +158,7 @@ describe('gate --client ./examples/naive-kb/client.mjs', () => {
     for (const workers of ['1', '2']) {
       const gate = await runCli(['gate', '--client', throwing, '--interleavings', '200', '--seed', '1', '--workers', workers, '--out', join(scratch, `throws-${workers}`)]);
       expect(gate.code).toBe(3);
+      // Interleaving 0 on 2 workers too: the lowest crashing index is reported, whichever worker answers first.
       expect(gate.stderr).toMatch(new RegExp(`^fencesim gate: the client under test \\(${throwing.replace(/\./g, '\\.')}\\): interleaving 0 \\(seed \\d+\\) threw: cannot start: no configuration file$`, 'm'));
       expect(gate.stderr).not.toContain('internal error');
       expect(gate.stderr).toContain('throws-in-start.mjs:6'); // the client's own frame, also from a worker

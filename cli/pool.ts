@@ -135,11 +135,18 @@ export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
   let done = 0;
   let failed = false;
   const stopped = (): boolean => failed;
+  // The crash reported is the first in index order whatever the worker count: after one, no range is handed out, the
+  // ranges on their way (every earlier one was handed out before it) finish, and the lowest crashing index wins.
+  let crash: InterleavingCrash | null = null;
   const take = (results: Map<number, GateAccumulator>, counted: boolean) => (reply: WorkerReply): void => {
     const end = endOf.get(reply.start)!;
     if (!reply.ok) failed = true;
-    if (!reply.ok && reply.crash !== null) throw new InterleavingCrash(reply.crash.index, reply.crash.seed, thrownIn(reply.message, reply.crash));
+    if (!reply.ok && reply.crash !== null) {
+      if (crash === null || reply.crash.index < crash.index) crash = new InterleavingCrash(reply.crash.index, reply.crash.seed, thrownIn(reply.message, reply.crash));
+      return;
+    }
     if (!reply.ok) throw gate.locateCrash(reply.start, end, new Error(reply.message));
+    if (failed) return; // a range that finished after a crash: its results are not needed
     results.set(reply.start, accumulatorFromData(spec, reply.data));
     if (reply.selfChecked !== null) checks.push(reply.selfChecked);
     if (!counted) return;
@@ -159,6 +166,7 @@ export async function runOnWorkersChecked(gate: PoolGate): Promise<PoolRun> {
     runJobsOnWorkers(workerScript('worker'), clientJobs, gate.workerCount, take(clientResults, true), stopped),
     runJobsOnWorkers(workerScript('worker'), indexerJobs, indexerWorkers, take(indexerResults, false), stopped),
   ]);
+  if (crash !== null) throw crash;
   const total = new GateAccumulator(spec);
   for (const { start } of ranges) {
     total.merge(clientResults.get(start)!);
