@@ -16,10 +16,14 @@ import {
 import type { Report } from './json.js';
 
 describe('digest', () => {
-  it('gateCommand is the command the CLI prints as "reproduce this run"', () => {
+  it('gateCommand is the command the CLI prints as "reproduce this run", with every option that changes the report', () => {
     for (const name of ['report-pass', 'report-fail-read-race', 'report-fail-swarm'] as const) {
-      const spec = loadReport(name).runSpec;
-      expect(gateCommand(spec)).toBe(reproduceGateCommand(spec));
+      const report = loadReport(name);
+      const setup = { spec: report.runSpec, shard: null, selfCheckRatioPercent: report.determinism.selfCheckRatioPercent, shrink: true };
+      expect(gateCommand(report)).toBe(reproduceGateCommand(setup));
+      const changed = { ...report, runSpec: { ...report.runSpec, maxFailures: 3 }, determinism: { ...report.determinism, selfCheckRatioPercent: 50 } };
+      expect(gateCommand(changed)).toBe(`${gateCommand(report)} --max-failures 3 --self-check-ratio 50`);
+      expect(reproduceGateCommand({ ...setup, spec: changed.runSpec, selfCheckRatioPercent: 50, shrink: false })).toBe(`${gateCommand(report)} --max-failures 3 --self-check-ratio 50 --no-shrink`);
     }
   });
 

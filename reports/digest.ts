@@ -7,20 +7,21 @@
 import { checkerRows } from './checkers.js';
 import { replayCommand, sometimesMinimumInterleavings } from '../sim/gate.js';
 import { shrinkStopText } from '../sim/shrink.js';
-import type { MetricReport, RunSpec } from '../sim/gate.js';
-import { invariantExplanations, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant } from '../sim/oracle.js';
-import type { Histogram, Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportRunSpec, ReportShrunk } from './json.js';
+import type { MetricReport } from '../sim/gate.js';
+import { gateRerunCommand, noShrinkSkipped } from '../sim/run-spec.js';
+import { invariantExplanations, invariantIndex, livenessInvariants, safetyInvariants, type InvariantName, type LivenessInvariant } from '../sim/oracle.js';
+import type { Histogram, Report, ReportDeterminism, ReportFailure, ReportNondeterminism, ReportShrunk } from './json.js';
 
 export type { Histogram } from './json.js';
 
 export type DistributionName = 'convergenceMs' | 'revocationMs';
 
 /** The command that re-runs the whole gate; the same text the CLI prints as "reproduce this run". */
-export function gateCommand(spec: RunSpec): string {
-  const shard = (spec as ReportRunSpec).shard;
-  const shardText = shard === undefined ? '' : ` --shard ${shard.index}/${shard.count}`;
-  const transportText = spec.transport === undefined || spec.transport === 'pure' ? '' : ` --transport ${spec.transport}`;
-  return `npx fencesim gate --seed ${spec.seed} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}${transportText}${shardText}`;
+/** The command that reruns the report's gate run (sim/run-spec.ts gateRerunCommand, as the CLI printed it). */
+export function gateCommand(report: Pick<Report, 'runSpec' | 'determinism' | 'failures'>): string {
+  const shrunk = report.failures[0]?.shrunk;
+  const noShrink = shrunk !== undefined && 'skipped' in shrunk && shrunk.skipped === noShrinkSkipped;
+  return gateRerunCommand(report.runSpec, { shard: report.runSpec.shard ?? null, selfCheckRatioPercent: report.determinism?.selfCheckRatioPercent, ...(noShrink ? { shrink: false } : {}) });
 }
 
 export function verdictWord(report: Report): 'PASSED' | 'FAILED' {
@@ -164,6 +165,23 @@ export function failingInvariants(report: Report): InvariantFinding[] {
 export function safetyNames(report: Report): InvariantName[] {
   const names = Object.keys(report.counters);
   return (names.length > 0 ? names : [...safetyInvariants]) as InvariantName[];
+}
+
+/**
+ * The safety invariants this run never checked (report.json accumulator.checks 0: the inputs or faults they judge
+ * never occurred, e.g. malformed inputs in a run without the malformed-input fault). Their 0 is no evidence.
+ */
+export function uncheckedSafetyNames(report: Report): InvariantName[] {
+  const checks = report.accumulator?.checks;
+  if (!Array.isArray(checks)) return [];
+  return safetyNames(report).filter((name) => checks[invariantIndex[name]] === 0);
+}
+
+/** The lead of an all-zero safety section: how many counters are 0, and which of them nothing checked. */
+export function allSafetyZeroText(report: Report): string {
+  const unchecked = uncheckedSafetyNames(report);
+  const all = `All ${safetyNames(report).length} safety counters are 0`;
+  return unchecked.length === 0 ? `${all}.` : `${all}; ${unchecked.length} of them were never checked in this run (nothing they judge occurred): ${unchecked.join(', ')}.`;
 }
 
 export function failuresOf(report: Report, invariant: string): ReportFailure[] {

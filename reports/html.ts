@@ -33,6 +33,7 @@ import {
   usesReferenceTable,
   verdictWord,
   type InvariantFinding,
+  allSafetyZeroText,
 } from './digest.js';
 import { indexerHtml } from './indexer-render.js';
 import { applicabilityHtml } from './applicability-section.js';
@@ -97,7 +98,7 @@ function header(report: Report): string {
 <p class="spec">${grouped(report.interleavings)} interleavings of <code>${escape(spec.scenario)}</code> against <code>${escape(spec.client)}</code>, seed <code>${spec.seed}</code>, max failures ${spec.maxFailures}</p>
 ${firstFailureLead(report)}${reasons}
 <p class="label">Reproduce this run:</p>
-<pre class="command"><code>${escape(gateCommand(spec))}</code></pre>
+<pre class="command"><code>${escape(gateCommand(report))}</code></pre>
 </header>`;
 }
 
@@ -174,7 +175,7 @@ function safetySection(report: Report): string {
   const liveness = Object.entries(report.liveness).map(
     ([name, count]) => `<p class="${count > 0 ? 'bad-text' : 'muted'}">Liveness <code>${escape(name)}</code>: ${grouped(count)} interleavings ${livenessFailureText(name)}.</p>`,
   );
-  const lead = failing === 0 ? `<p class="good-text">All ${names.length} safety counters are 0.</p>` : `<p class="bad-text">${failing} of ${names.length} safety counters are non-zero; each must be 0.</p>`;
+  const lead = failing === 0 ? `<p class="good-text">${escape(allSafetyZeroText(report))}</p>` : `<p class="bad-text">${failing} of ${names.length} safety counters are non-zero; each must be 0.</p>`;
   const determinism = determinismOf(report);
   const selfCheck =
     determinism === undefined

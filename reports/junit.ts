@@ -30,6 +30,7 @@ import {
   type MetricRow,
   type RenderOptions,
   type SometimesRow,
+  uncheckedSafetyNames,
 } from './digest.js';
 import type { Report, ReportFailure } from './json.js';
 
@@ -80,7 +81,7 @@ function addProperties(suite: XMLBuilder, report: Report): void {
     ['client', spec.client],
     ['maxFailures', String(spec.maxFailures)],
     ['passed', String(report.passed)],
-    ['reproduce', gateCommand(spec)],
+    ['reproduce', gateCommand(report)],
   ];
   const element = suite.ele('properties');
   for (const [name, value] of properties) element.ele('property', { name, value });
@@ -96,9 +97,11 @@ function addCase(suite: XMLBuilder, testCase: TestCase): void {
 }
 
 function safetyCases(report: Report, options: RenderOptions): TestCase[] {
+  const unchecked = new Set<string>(uncheckedSafetyNames(report));
   return safetyNames(report).map((name) => {
     const count = report.counters[name] ?? 0;
     const testCase: TestCase = { classname: junitClassNames.safety, name };
+    if (count === 0 && unchecked.has(name)) testCase.skipped = 'never checked in this run: nothing it judges occurred';
     if (count === 0) return testCase;
     const explanation = explanationOf(name);
     testCase.failure = {
@@ -152,7 +155,7 @@ function sometimesCase(report: Report, row: SometimesRow): TestCase {
     testCase.failure = {
       message: `fault ${row.fault} never fired in ${grouped(report.interleavings)} interleavings, so the scenario did not test what it claims`,
       type: 'sometimes_never_fired',
-      body: `The scenario ${report.runSpec.scenario} requires fault ${row.fault} to fire at least once.\n\nreproduce the whole run:\n  ${gateCommand(report.runSpec)}`,
+      body: `The scenario ${report.runSpec.scenario} requires fault ${row.fault} to fire at least once.\n\nreproduce the whole run:\n  ${gateCommand(report)}`,
     };
   } else if (row.status === 'not enforced') {
     testCase.skipped = `never fired; not enforced below ${grouped(sometimesMinimumInterleavings)} interleavings`;
@@ -169,7 +172,7 @@ function determinismCases(report: Report): TestCase[] {
   else if (determinism.nondeterministic_interleavings > 0) {
     const lines = [`determinism self-check: ${determinismText(determinism)}, over ${runDescription(report)}.`, '', 'replay (each seed gave two different traces):'];
     for (const mismatch of determinism.mismatches) lines.push(`  ${mismatchReplay(report, mismatch)}`, `    ${mismatchText(mismatch)}`);
-    lines.push('', 'reproduce the whole run:', `  ${gateCommand(report.runSpec)}`);
+    lines.push('', 'reproduce the whole run:', `  ${gateCommand(report)}`);
     testCase.failure = {
       message: `${grouped(determinism.nondeterministic_interleavings)} of ${grouped(determinism.checked)} sampled interleavings gave different traces on two runs of the same seed`,
       type: 'nondeterminism',
@@ -199,7 +202,7 @@ function failureBody(report: Report, summary: string[], failures: ReportFailure[
   } else {
     lines.push('an aggregate over the whole run: no single interleaving fails it.', '');
   }
-  lines.push('reproduce the whole run:', `  ${gateCommand(report.runSpec)}`);
+  lines.push('reproduce the whole run:', `  ${gateCommand(report)}`);
   return lines.join('\n');
 }
 

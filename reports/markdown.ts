@@ -33,6 +33,7 @@ import {
   type RenderOptions,
   noTableText,
   usesReferenceTable,
+  allSafetyZeroText,
 } from './digest.js';
 import { sometimesMinimumInterleavings } from '../sim/gate.js';
 import type { Report } from './json.js';
@@ -76,7 +77,7 @@ function headline(report: Report): string {
 }
 
 function reproduceBlock(report: Report): string {
-  return ['Reproduce this run:', fenced('sh', gateCommand(report.runSpec))].join('\n');
+  return ['Reproduce this run:', fenced('sh', gateCommand(report))].join('\n');
 }
 
 function failingSection(report: Report): string {
@@ -159,7 +160,7 @@ function safetySection(report: Report): string {
   const selfCheck =
     determinism === undefined ? [] : [`${determinism.nondeterministic_interleavings > 0 ? '❌' : determinism.checked === 0 ? '⚠️' : '✅'} Determinism self-check: ${inline(determinismText(determinism))}.`];
   if (failing.length === 0) {
-    return [`### Safety counters`, `✅ All ${names.length} safety counters are 0.`, ...liveness, ...selfCheck, details('Safety counters', body)].join('\n\n');
+    return [`### Safety counters`, `✅ ${allSafetyZeroText(report)}`, ...liveness, ...selfCheck, details('Safety counters', body)].join('\n\n');
   }
   return [`### Safety counters (each must be 0): ${failing.length} of ${names.length} failing`, body, ...liveness, ...selfCheck].join('\n\n');
 }
@@ -202,7 +203,7 @@ function coverageSection(report: Report): string {
 
 function totalsSection(report: Report): string {
   const totals = totalsRows(report)
-    .map(([label, value]) => `${value} ${label}`)
+    .map(([label, value]) => `${label}: ${value}`) // "label: value": the checker and freshness rows read wrong the other way round
     .join(' · ');
   return ['### Totals', totals, `<sub>timing: ${timingText(report)} · ${report.schema}</sub>`].join('\n\n');
 }

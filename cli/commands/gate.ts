@@ -22,6 +22,7 @@ import type { Scenario } from '../../scenarios/scenario.js';
 import { selfCheck, selfCheckIndices } from '../../sim/determinism.js';
 import { coverageOf, exitCodeOf, gateExitCodes, replayCommand, verdictOf, type GateAccumulator, type RunSpec } from '../../sim/gate.js';
 import { formatSeed } from '../../sim/prng.js';
+import { gateRerunCommand, gateRunDefaults, noShrinkSkipped } from '../../sim/run-spec.js';
 import { shardRange } from '../../sim/shard.js';
 import { runInterleaving } from '../../sim/world.js';
 import { indexerEveryOf, indexerInterleavingsFor, indexerNameOf } from '../../indexer/gate-part.js';
@@ -63,8 +64,8 @@ export const gateDefaults = {
   scenario: 'swarm',
   client: 'reference',
   out: './fencesim-report',
-  maxFailures: 20,
-  selfCheckRatioPercent: 1,
+  maxFailures: gateRunDefaults.maxFailures,
+  selfCheckRatioPercent: gateRunDefaults.selfCheckRatioPercent,
 };
 
 /** Exit codes of the gate: passed, failed, crashed, nondeterministic (the self-check failed; it wins over 1): sim/verdict.ts. */
@@ -122,7 +123,7 @@ export async function gateCommand(argv: readonly string[], io: Io): Promise<numb
     }
   }
   if (options['strategies-json'] !== undefined) setup.strategies = await loadStrategies(options['strategies-json'], 'strategies-json', 'gate');
-  const claim = await claimOutDir(setup.outDir, 'out', 'gate', setup.spec, reproduceGateCommand(setup.spec, setup.shard), io);
+  const claim = await claimOutDir(setup.outDir, 'out', 'gate', setup.spec, reproduceGateCommand(setup), io);
   try {
     const code = await runClaimed(setup, io);
     if (code !== null) await claim.complete();
@@ -184,7 +185,7 @@ function selfCheckSampleOf(setup: GateSetup): number[] {
 async function shrinkFirstFailure(setup: GateSetup, accumulator: GateAccumulator, determinism: ReportDeterminism, io: Io): Promise<ReportShrunk | ReportShrinkSkipped | null> {
   const failure = accumulator.failures[0];
   if (failure === undefined) return null;
-  if (!setup.shrink) return { skipped: 'not shrunk: --no-shrink' };
+  if (!setup.shrink) return { skipped: noShrinkSkipped };
   if (setup.module !== null) return setup.module.shrink(failure, determinism, io, setup.outDir);
   if (setup.spec.transport === 'sdk') return { skipped: `not shrunk: the shrinker replays on the pure transport only; replay it over the SDK with: ${failure.replay}` };
   if (determinism.nondeterministic_interleavings > 0) return { skipped: 'not shrunk: the determinism self-check failed, so a replay would not be trustworthy' };
@@ -247,11 +248,9 @@ function rangeOf(setup: GateSetup): { start: number; end: number } {
   return setup.shard ?? { start: 0, end: setup.spec.interleavings };
 }
 
-export function reproduceGateCommand(spec: RunSpec, shard: ReportShard | null = null): string {
-  const shardText = shard === null ? '' : ` --shard ${shard.index}/${shard.count}`;
-  const transportText = spec.transport === 'sdk' ? ' --transport sdk' : '';
-  const indexerText = spec.indexer === undefined ? '' : ` --indexer ${spec.indexer}`;
-  return `npx fencesim gate --seed ${formatSeed(spec.seed)} --interleavings ${spec.interleavings} --scenario ${spec.scenario} --client ${spec.client}${transportText}${indexerText}${shardText}`;
+/** The command that reruns this gate run: every option that changes its report (sim/run-spec.ts). */
+export function reproduceGateCommand(setup: Pick<GateSetup, 'spec' | 'shard' | 'selfCheckRatioPercent' | 'shrink'>): string {
+  return gateRerunCommand(setup.spec, { shard: setup.shard, selfCheckRatioPercent: setup.selfCheckRatioPercent, shrink: setup.shrink });
 }
 
 function runSpecBlock(setup: GateSetup): string[] {
@@ -273,7 +272,7 @@ function runSpecBlock(setup: GateSetup): string[] {
     ['shrink', setup.shrink ? 'the first failure, within a budget counted in replays' : 'off (--no-shrink)'],
     ['self-check', setup.selfCheckRatioPercent === 0 ? 'off' : `${setup.selfCheckRatioPercent} % of the interleavings, run twice`],
   ];
-  return ['fencesim gate: run spec', ...columns(rows), `reproduce this run: ${reproduceGateCommand(spec, setup.shard)}`];
+  return ['fencesim gate: run spec', ...columns(rows), `reproduce this run: ${reproduceGateCommand(setup)}`];
 }
 
 /** report.json, then summary.md, junit.xml and report.html; returns their paths in that order. */
