@@ -11,7 +11,11 @@ export interface ReportChecker {
   invariants: string[];
   checked: number;
   violated: number;
-  failingInterleavings: number;
+  /**
+   * Per invariant of the family with violations: the interleavings that violated it. Not summed over the family: one
+   * interleaving can fail two of its invariants (convergence_60s and healed_convergence, say).
+   */
+  failingInterleavingsByInvariant: Record<string, number>;
 }
 
 export function checkersOf(accumulator: GateAccumulator): Record<string, ReportChecker> {
@@ -19,16 +23,24 @@ export function checkersOf(accumulator: GateAccumulator): Record<string, ReportC
   for (const [family, invariants] of Object.entries(checkerFamilies)) {
     let checked = 0;
     let violated = 0;
-    let failing = 0;
+    const failing: Record<string, number> = {};
     for (const name of invariants) {
       const index = invariantIndex[name];
       checked += accumulator.checks[index]!;
       violated += accumulator.violationCounts[index]!;
-      failing += accumulator.failingInterleavings[index]!;
+      if (accumulator.failingInterleavings[index]! > 0) failing[name] = accumulator.failingInterleavings[index]!;
     }
-    result[family] = { invariants: [...invariants], checked, violated, failingInterleavings: failing };
+    result[family] = { invariants: [...invariants], checked, violated, failingInterleavingsByInvariant: failing };
   }
   return result;
+}
+
+/** " in N interleavings" for one failing invariant; per invariant for several (an interleaving may fail more than one). */
+function failingText(byInvariant: Record<string, number> | undefined, grouped: (value: number) => string): string {
+  const entries = Object.entries(byInvariant ?? {});
+  if (entries.length === 0) return '';
+  if (entries.length === 1) return ` in ${grouped(entries[0]![1])} interleavings`;
+  return ` (interleavings failing each: ${entries.map(([name, count]) => `${name} ${grouped(count)}`).join(', ')})`;
 }
 
 export function freshnessOf(accumulator: GateAccumulator): Record<(typeof freshnessFigures)[number], number> {
@@ -41,7 +53,7 @@ export function freshnessOf(accumulator: GateAccumulator): Record<(typeof freshn
 export function checkerRows(checkers: Record<string, ReportChecker> | undefined, freshness: Record<string, number> | undefined, grouped: (value: number) => string): [string, string][] {
   const rows: [string, string][] = [];
   for (const [family, entry] of Object.entries(checkers ?? {})) {
-    rows.push([`checker ${family}`, `checked ${grouped(entry.checked)}, violated ${grouped(entry.violated)}${entry.violated > 0 ? ` in ${grouped(entry.failingInterleavings)} interleavings` : ''}`]);
+    rows.push([`checker ${family}`, `checked ${grouped(entry.checked)}, violated ${grouped(entry.violated)}${failingText(entry.failingInterleavingsByInvariant, grouped)}`]);
   }
   if (freshness !== undefined) {
     const share = (part: number, whole: number): string => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(2)} %`);
