@@ -3,7 +3,7 @@
  * so what a person reads and what CI archives cannot disagree.
  */
 import { dirname, join } from 'node:path';
-import { hex, livenessFailureText, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, verdictWord } from '../reports/digest.js';
+import { hex, livenessFailureText, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, uncheckedSafetyNames, verdictWord } from '../reports/digest.js';
 import type { Report, ReportFailure } from '../reports/json.js';
 import { indexerSummaryLines } from '../reports/indexer-render.js';
 import { replayCommand, shrinkCommand } from '../sim/run-spec.js';
@@ -40,7 +40,8 @@ function headline(report: Report): string[] {
 }
 
 function safetySection(report: Report): string[] {
-  const rows = Object.entries(report.counters).map(([name, count]) => [name, grouped(count), count > 0 ? 'FAIL' : 'ok']);
+  const unchecked = new Set<string>(uncheckedSafetyNames(report));
+  const rows = Object.entries(report.counters).map(([name, count]) => [name, grouped(count), count > 0 ? 'FAIL' : unchecked.has(name) ? 'ok (never checked in this run)' : 'ok']);
   return ['safety counters (each must be 0):', ...columns(rows)];
 }
 

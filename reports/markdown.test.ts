@@ -28,6 +28,7 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('✅ All 11 safety counters are 0.');
     expect(markdown).toContain('✅ Determinism self-check: 10 sampled interleavings (1 %) ran twice more: all identical.');
     expect(markdown).toContain('### Transition coverage: 11/36 edges hit (30 %)');
+    expect(markdown).toMatch(/^events: [0-9,]+ · client steps: [0-9,]+ · reads: /m); // totals as "label: value"
   });
 
   it('a failing run: FAIL verdict, the reason, and the invariant with its recorded replay commands in a code block', () => {

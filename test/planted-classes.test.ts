@@ -1,7 +1,8 @@
 /**
- * Planted bugs of the three classes of issue 10 (test/planted-classes.ts): the default gate (swarm) catches
- * each within a few hundred interleavings through its class's new check, where the unpatched copy does not
- * violate it on that seed, and the failure shrinks to a timeline of at most 30 lines.
+ * Planted bugs of the three classes of issue 10 (test/planted-classes.ts): swarm (the 2025-11-25 half of the
+ * default gate's era-both) catches each within a few hundred interleavings through its class's new check, where the
+ * unpatched copy does not violate it on that seed, and the failure shrinks to a printed (focused) timeline of at most
+ * 30 lines.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientUnderTest } from '../core/types.js';
@@ -25,7 +26,7 @@ describe('planted bugs of the three classes of issue 10', () => {
     expect(new Set(classBugs.map((bug) => bug.issueClass))).toEqual(new Set([1, 2, 3]));
   });
 
-  it.each(classBugs.map((bug) => [bug.name, bug] as const))('%s: the default gate catches it and it shrinks to <= 30 timeline lines', (_name, bug) => {
+  it.each(classBugs.map((bug) => [bug.name, bug] as const))('%s: the default gate catches it and it shrinks to a printed timeline of <= 30 lines', (_name, bug) => {
     expectCaughtAndShrunk(`class ${bug.issueClass}`, rootSeeds[bug.name] ?? rootSeed, searchInterleavings, bug, loaded.get(bug.name)!, loaded.get(unpatchedControl.name)!);
   });
 });
