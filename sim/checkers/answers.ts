@@ -77,7 +77,7 @@ export class AnswerChecker {
     }
     const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
     const answer = truth.servedExists ? `content v${truth.servedVersion}` : 'not-found';
-    this.sink.violate('answer_unrecorded', truth.timeMs, uri, `the answer (${answer}) to a read of ${uri === '' ? 'an unknown URI' : uri} sent at ${truth.requestSentAtMs} ms left no version, tombstone, stale receipt, audit or rejection`);
+    this.sink.violate('answer_unrecorded', truth.timeMs, uri, `the answer (${answer}) to a read of ${uri === '' ? 'an unknown URI' : uri} sent at ${Math.floor(truth.requestSentAtMs)} ms left no version, tombstone, stale receipt, audit or rejection`);
   }
 
   /** The rejection (or its absence) the answer's kind calls for, on the step answering it. */
@@ -97,13 +97,13 @@ export class AnswerChecker {
     }
     const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
     if (expected === 'accept' || expected === 'fail') {
-      if (rejected !== null) this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected (${rejected}) a read answer that is well-formed (${kind}), sent at ${truth.requestSentAtMs} ms`);
+      if (rejected !== null) this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected (${rejected}) a read answer that is well-formed (${kind}), sent at ${Math.floor(truth.requestSentAtMs)} ms`);
       return;
     }
     if (rejected !== null) {
-      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected a read answer (${kind}) as ${rejected}, not ${expected}, sent at ${truth.requestSentAtMs} ms`);
+      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected a read answer (${kind}) as ${rejected}, not ${expected}, sent at ${Math.floor(truth.requestSentAtMs)} ms`);
     } else if (!expectedFound && !fenced) {
-      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `recorded no ${expected} rejection (nor a receipt or audit) for a read answer that is ${kind}, sent at ${truth.requestSentAtMs} ms`);
+      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `recorded no ${expected} rejection (nor a receipt or audit) for a read answer that is ${kind}, sent at ${Math.floor(truth.requestSentAtMs)} ms`);
     }
   }
 
@@ -127,13 +127,13 @@ export class AnswerChecker {
       const effect = effects[index]!;
       if (effect.type === 'ProtocolRejected') rejected = (effect.rejection as { kind?: unknown } | undefined)?.kind ?? 'a rejection without a kind'; // a client's effect: its shape is not trusted
       else if (broken && effect.type === 'Transitioned' && effect.event === acked) {
-        this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `took a ${method} answer whose result is not an object for an acknowledgement (${effect.from} → ${effect.to}), sent at ${truth.requestSentAtMs} ms`);
+        this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `took a ${method} answer whose result is not an object for an acknowledgement (${effect.from} → ${effect.to}), sent at ${Math.floor(truth.requestSentAtMs)} ms`);
         return;
       }
     }
-    if (error && rejected !== null) this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `rejected (${String(rejected)}) a well-formed error answer to ${method}, sent at ${truth.requestSentAtMs} ms`);
+    if (error && rejected !== null) this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `rejected (${String(rejected)}) a well-formed error answer to ${method}, sent at ${Math.floor(truth.requestSentAtMs)} ms`);
     else if (broken && rejected !== 'MalformedResponse') {
-      this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `${rejected === null ? 'left no' : `recorded ${String(rejected)}, not a`} MalformedResponse rejection for a ${method} answer whose result is not an object, sent at ${truth.requestSentAtMs} ms`);
+      this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `${rejected === null ? 'left no' : `recorded ${String(rejected)}, not a`} MalformedResponse rejection for a ${method} answer whose result is not an object, sent at ${Math.floor(truth.requestSentAtMs)} ms`);
     }
   }
 
@@ -143,7 +143,7 @@ export class AnswerChecker {
       const effect = effects[index]!;
       if (effect.type !== 'VersionAccepted' && effect.type !== 'TombstonePending') continue;
       const what = effect.type === 'VersionAccepted' ? `accepted content (read ordinal ${effect.readOrdinal})` : 'pended a tombstone';
-      this.sink.violate('malformed_read_accepted', truth.timeMs, effect.uri, `${what} from a read answer that breaks the schema (${kind}), sent at ${truth.requestSentAtMs} ms`);
+      this.sink.violate('malformed_read_accepted', truth.timeMs, effect.uri, `${what} from a read answer that breaks the schema (${kind}), sent at ${Math.floor(truth.requestSentAtMs)} ms`);
       return;
     }
   }

@@ -133,7 +133,7 @@ export class CatalogChecker {
     if (resource < 0 || this.exists[resource] === 0) return;
     const since = this.existsSinceMs[resource]!;
     if (this.lastPassStartMs >= 0 && since > this.lastPassStartMs) return; // re-created after the pass it relied on began
-    const basis = this.lastPassStartMs < 0 ? 'no list pass was ever completed' : `the last complete list pass began at ${this.lastPassStartMs} ms`;
+    const basis = this.lastPassStartMs < 0 ? 'no list pass was ever completed' : `the last complete list pass began at ${Math.floor(this.lastPassStartMs)} ms`;
     this.sink.violate('late_tombstone', timeMs, uri, `${what} for ${uri}, which exists in truth and has since ${since} ms (${basis})`);
   }
 }
