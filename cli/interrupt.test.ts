@@ -6,24 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../test/cli-io.js';
+import { describe, expect, it } from 'vitest';
+import { builtBin as bin, runCli, scratchWithBuild } from '../test/cli-io.js';
 
-const bin = fileURLToPath(new URL('../bin/fencesim.js', import.meta.url));
-const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-
-let scratch = '';
-beforeAll(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'fencesim-interrupt-'));
-  expect(existsSync(built), `${built} is missing: build first (npm run build; npm test does it)`).toBe(true);
-});
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
+const scratch = scratchWithBuild('fencesim-interrupt-');
 
 interface Ended {
   code: number | null;
@@ -61,7 +49,7 @@ describe('an interrupted gate into a reused --out', () => {
     ['SIGINT', '1'],
     ['SIGTERM', '2'],
   ] as const)('%s (--workers %s) removes the old passing report and marks the directory interrupted', async (signal, workers) => {
-    const out = join(scratch, `out-${signal}`);
+    const out = join(scratch(), `out-${signal}`);
     const first = await runCli(['gate', '--interleavings', '30', '--seed', '2', '--workers', '1', '--out', out]);
     expect(first.code).toBe(0);
     expect((await runCli(['report', out, '--format', 'md'])).code).toBe(0);
@@ -78,7 +66,7 @@ describe('an interrupted gate into a reused --out', () => {
     const report = await runCli(['report', out]);
     expect(report.code).toBe(2);
     expect(report.stderr).toContain(`no current report in ${JSON.stringify(out)}: the fencesim gate writing into it was interrupted by ${signal}`);
-    const merge = await runCli(['merge', out, '--out', join(scratch, `merged-${signal}`)]);
+    const merge = await runCli(['merge', out, '--out', join(scratch(), `merged-${signal}`)]);
     expect(merge.code).toBe(2);
     expect(merge.stderr).toContain('was interrupted');
 
@@ -89,7 +77,7 @@ describe('an interrupted gate into a reused --out', () => {
   });
 
   it('a directory whose gate never finished (marker still "running") is refused too', async () => {
-    const out = join(scratch, 'running');
+    const out = join(scratch(), 'running');
     const first = await runCli(['gate', '--interleavings', '10', '--seed', '2', '--workers', '1', '--out', out]);
     expect(first.code).toBe(0);
     const { writeFile } = await import('node:fs/promises');

@@ -5,13 +5,13 @@
  * to the client's claimed features. The timeline is shown cut at the first violation and focused on its
  * resource; the exit code is 1 when the run violates an invariant.
  */
+import { resolve } from 'node:path';
 import { featuresOf, type ModuleClient } from '../adapters/mcp-sdk/module/contract.js';
 import { moduleApplicability } from '../adapters/mcp-sdk/module/module-gate.js';
 import { shrinkModuleFailure } from '../adapters/mcp-sdk/module/module-shrink.js';
 import { runModuleInterleaving } from '../adapters/mcp-sdk/module/module-world.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { ReplayDivergence, type Decision } from '../sim/chooser.js';
-import { resolve } from 'node:path';
 import type { InterleavingResult } from '../sim/kernel/interleaving.js';
 import { invariantExplanations, type InvariantName } from '../sim/oracle.js';
 import { formatSeed } from '../sim/prng.js';
@@ -134,16 +134,16 @@ export async function moduleShrink(input: ModuleRunInput, asked: InvariantName |
   return 1;
 }
 
-/**
- * The module client run `replay`/`shrink` asks for, or null when the client is not a module client: given by
- * `--client PATH` (with --seed and --scenario, or a --file schedule), or by a file whose runSpec.client is a path
- * when no `--client` names another (a registry client: `options.client`, which then replays the file's schedule).
- */
 /** Do two client paths name one file (`./x.mjs` and its absolute path, say), resolved against the working directory? */
 function sameFile(a: string, b: string): boolean {
   return resolve(a) === resolve(b);
 }
 
+/**
+ * The module client run `replay`/`shrink` asks for, or null when the client is not a module client: given by
+ * `--client PATH` (with --seed and --scenario, or a --file schedule), or by a file whose runSpec.client is a path
+ * when no `--client` names another (a registry client: `options.client`, which then replays the file's schedule).
+ */
 export async function moduleRunInput(
   command: string,
   options: { seed?: number; scenario?: Scenario; file?: string; client?: unknown },

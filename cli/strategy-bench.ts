@@ -15,6 +15,7 @@
  * Polling strategies never subscribe, so notification faults cannot touch them: they are run once and
  * reported under the condition "any (no notifications)".
  */
+import type { ClientConfig } from '../core/types.js';
 import { convergenceBucketCount, convergenceBucketOf, histogramPercentileMs } from '../sim/gate.js';
 import { deriveSeed } from '../sim/prng.js';
 import { runInterleaving } from '../sim/world.js';
@@ -48,8 +49,7 @@ export interface Sums {
   served: number;
   staleServes: number;
   resourceMs: number;
-  safetyViolations: number;
-  /** Per safety invariant (safetyInvariants order): violations. */
+  /** Per safety invariant (safetyInvariants order): violations (the row's safetyViolations is their sum). */
   violations: Float64Array;
   convergence: Float64Array;
 }
@@ -73,9 +73,13 @@ export function strategyCells(): StrategyCell[] {
   return cells;
 }
 
-/** Runs interleavings [0, interleavings) of one cell (seed i = deriveSeed(seed, i), as in the gate). */
-export function runStrategyCell(cell: StrategyCell, seed: number, interleavings: number): StrategyRow {
-  const scenario = strategyScenario(cell.condition);
+/**
+ * Runs interleavings [0, interleavings) of one cell (seed i = deriveSeed(seed, i), as in the gate). `clientConfig`:
+ * settings laid over the scenario's for the client (scripts/freshness-tradeoff.mts varies the coalescing window).
+ */
+export function runStrategyCell(cell: StrategyCell, seed: number, interleavings: number, clientConfig?: Partial<ClientConfig>): StrategyRow {
+  const base = strategyScenario(cell.condition);
+  const scenario = clientConfig === undefined ? base : { ...base, clientConfig: { ...base.clientConfig, ...clientConfig } };
   const sums = emptySums();
   for (let index = 0; index < interleavings; index++) foldInterleaving(sums, runInterleaving(deriveSeed(seed, index), scenario, cell.strategy.client, { trace: false, record: false }));
   return rowOf(cell.strategy.client.name, cell.strategy.polling, cell, sums);
@@ -91,7 +95,6 @@ export function emptySums(): Sums {
     served: 0,
     staleServes: 0,
     resourceMs: 0,
-    safetyViolations: 0,
     violations: new Float64Array(safetyInvariants.length),
     convergence: new Float64Array(convergenceBucketCount),
   };
@@ -108,10 +111,7 @@ export function foldInterleaving(sums: Sums, result: InterleavingResult): void {
   sums.served += oracle.revocation.served;
   sums.staleServes += oracle.staleServes;
   sums.resourceMs += result.plan.workload.resources.length * result.endMs;
-  for (let i = 0; i < safetyInvariants.length; i++) {
-    sums.safetyViolations += oracle.counts[i]!;
-    sums.violations[i]! += oracle.counts[i]!;
-  }
+  for (let i = 0; i < safetyInvariants.length; i++) sums.violations[i]! += oracle.counts[i]!;
   const latencies = oracle.convergenceLatenciesMs;
   for (let i = 0; i < latencies.length; i++) sums.convergence[convergenceBucketOf(latencies[i]!)]! += 1;
 }
@@ -130,7 +130,7 @@ export function rowOf(strategy: string, polling: boolean, cell: Pick<StrategyCel
     staleServedPercent: round(ratio(sums.staleServes, sums.served) * 100, 1),
     reconciliationReadsPerMinute: round(ratio(sums.totalReads - sums.notificationReads, sums.resourceMs / 60_000), 2),
     interleavings: sums.interleavings,
-    safetyViolations: sums.safetyViolations,
+    safetyViolations: sums.violations.reduce((sum, count) => sum + count, 0),
     safetyViolationsByInvariant: Object.fromEntries(safetyInvariants.flatMap((name, i) => (sums.violations[i]! > 0 ? [[name, sums.violations[i]!]] : []))),
     totalReadsPerChange: round(totalReadsPerChange, 3),
   };

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { hex, livenessFailureText, metricRows, mismatchReplay, noTableText, notMeasured, usesReferenceTable, runDescription, timingText, totalsRows, uncheckedSafetyNames, verdictWord } from '../reports/digest.js';
 import type { Report, ReportFailure } from '../reports/json.js';
 import { indexerSummaryLines } from '../reports/indexer-render.js';
-import { replayCommand, shrinkCommand } from '../sim/run-spec.js';
+import { shrinkCommand } from '../sim/run-spec.js';
 import { shrinkStopText } from '../sim/shrink.js';
 import { columns, grouped } from './format.js';
 
@@ -81,8 +81,8 @@ function failuresSection(report: Report, reportPath: string): string[] {
   for (const failure of shown) {
     lines.push(`  ${failure.replay}`);
     lines.push(`    ${failure.invariant} at ${failure.timeMs} ms on ${failure.uri}: ${failure.detail}`);
-    // The first failure is shrunk already (below); the others can be, on the pure transport.
-    if (failure.shrunk === undefined && failure.replay === replayCommand(failure.seed, failure.scenario, failure.client)) {
+    // The first failure is shrunk already (below); the others can be, on the pure transport (shrink has no --transport).
+    if (failure.shrunk === undefined && report.runSpec.transport !== 'sdk') {
       lines.push(`    shrink it: ${shrinkCommand(failure.seed, failure.scenario, failure.client, failure.invariant)}`);
     }
   }

@@ -16,7 +16,6 @@ export type { Histogram } from './json.js';
 
 export type DistributionName = 'convergenceMs' | 'revocationMs';
 
-/** The command that re-runs the whole gate; the same text the CLI prints as "reproduce this run". */
 /** The command that reruns the report's gate run (sim/run-spec.ts gateRerunCommand, as the CLI printed it). */
 export function gateCommand(report: Pick<Report, 'runSpec' | 'determinism' | 'failures'>): string {
   const shrunk = report.failures[0]?.shrunk;

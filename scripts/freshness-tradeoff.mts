@@ -13,10 +13,7 @@
  * debounce window later with drop 0, a reconciliation period with drops). This script shows the price on the one
  * axis and the other, side by side, so the trade is a measurement, not an argument.
  */
-import { emptySums, foldInterleaving, rowOf, strategyCells, type StrategyRow } from '../cli/strategy-bench.ts';
-import { strategyScenario } from '../scenarios/strategies.ts';
-import { deriveSeed } from '../sim/prng.ts';
-import { runInterleaving } from '../sim/world.ts';
+import { runStrategyCell, strategyCells, type StrategyRow } from '../cli/strategy-bench.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string): string => {
@@ -40,11 +37,8 @@ for (const conditionName of conditions) {
     const variants: { label: string; debounceMs: number | null }[] =
       name === 'reference' ? [{ label: 'reference', debounceMs: null }, ...windows.map((ms) => ({ label: `reference, window ${ms} ms`, debounceMs: ms }))] : [{ label: name, debounceMs: null }];
     for (const variant of variants) {
-      const base = strategyScenario(cell.condition);
-      const scenario = variant.debounceMs === null ? base : { ...base, clientConfig: { ...base.clientConfig, debounceMs: variant.debounceMs, debounceMsMax: variant.debounceMs } };
-      const sums = emptySums();
-      for (let index = 0; index < interleavings; index++) foldInterleaving(sums, runInterleaving(deriveSeed(seed, index), scenario, cell.strategy.client, { trace: false, record: false }));
-      rows.push({ label: variant.label, condition: conditionName, row: rowOf(name, false, cell, sums) });
+      const window = variant.debounceMs === null ? undefined : { debounceMs: variant.debounceMs, debounceMsMax: variant.debounceMs };
+      rows.push({ label: variant.label, condition: conditionName, row: runStrategyCell(cell, seed, interleavings, window) });
     }
   }
 }

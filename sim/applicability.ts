@@ -47,6 +47,11 @@ export function neededText(feature: keyof ClaimedFeatures): string {
   return feature === 'stepInterface' ? "a reducer client's step interface" : feature;
 }
 
+/** Why a client lacks `feature`: it does not claim it, or (the step interface) it is not a reducer client. */
+function neededClause(feature: keyof ClaimedFeatures): string {
+  return feature === 'stepInterface' ? `${neededText(feature)} (a module client is judged on the wire)` : `the feature ${feature} that the client does not claim`;
+}
+
 /** "fault (needs feature)" for each fault switched off, as the run spec, summary.md and report.html list them. */
 export function notApplicableText(notApplicable: readonly { fault: string; feature: keyof ClaimedFeatures }[]): string[] {
   return notApplicable.map((entry) => `${entry.fault} (needs ${neededText(entry.feature)})`);
@@ -59,12 +64,8 @@ export function applicabilityOf(scenario: Scenario, features: ClaimedFeatures): 
   }
   const notApplicable = scenario.sometimes.filter((fault) => off.has(fault)).map((fault) => ({ fault, feature: off.get(fault)! }));
   const defining = scenario.sometimes[0];
-  const scenarioNotApplicable =
-    defining !== undefined && off.has(defining)
-      ? off.get(defining) === 'stepInterface'
-        ? `scenario ${scenario.name} tests fault ${defining}, which needs ${neededText('stepInterface')} (a module client is judged on the wire)`
-        : `scenario ${scenario.name} tests fault ${defining}, which needs the feature ${off.get(defining)} that the client does not claim`
-      : null;
+  const needed = defining === undefined ? undefined : off.get(defining);
+  const scenarioNotApplicable = needed === undefined ? null : `scenario ${scenario.name} tests fault ${defining}, which needs ${neededClause(needed)}`;
   if (notApplicable.length === 0) return { scenario, notApplicable, scenarioNotApplicable };
   const applicable: Scenario = {
     ...scenario,

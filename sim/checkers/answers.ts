@@ -43,6 +43,11 @@ const recordingEffects: ReadonlySet<ClientEffect['type']> = new Set<ClientEffect
   'ProtocolRejected',
 ]);
 
+/** "sent at N ms": a read's send time in whole virtual ms (its stamp's fraction only orders events within one ms). */
+function sentAt(truth: StepTruth): string {
+  return `sent at ${Math.floor(truth.requestSentAtMs)} ms`;
+}
+
 export class AnswerChecker {
   answersJudged = 0;
   private lastCrashMs = -1;
@@ -77,7 +82,7 @@ export class AnswerChecker {
     }
     const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
     const answer = truth.servedExists ? `content v${truth.servedVersion}` : 'not-found';
-    this.sink.violate('answer_unrecorded', truth.timeMs, uri, `the answer (${answer}) to a read of ${uri === '' ? 'an unknown URI' : uri} sent at ${Math.floor(truth.requestSentAtMs)} ms left no version, tombstone, stale receipt, audit or rejection`);
+    this.sink.violate('answer_unrecorded', truth.timeMs, uri, `the answer (${answer}) to a read of ${uri === '' ? 'an unknown URI' : uri} ${sentAt(truth)} left no version, tombstone, stale receipt, audit or rejection`);
   }
 
   /** The rejection (or its absence) the answer's kind calls for, on the step answering it. */
@@ -97,13 +102,13 @@ export class AnswerChecker {
     }
     const uri = truth.servedResource >= 0 ? this.uris[truth.servedResource]! : '';
     if (expected === 'accept' || expected === 'fail') {
-      if (rejected !== null) this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected (${rejected}) a read answer that is well-formed (${kind}), sent at ${Math.floor(truth.requestSentAtMs)} ms`);
+      if (rejected !== null) this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected (${rejected}) a read answer that is well-formed (${kind}), ${sentAt(truth)}`);
       return;
     }
     if (rejected !== null) {
-      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected a read answer (${kind}) as ${rejected}, not ${expected}, sent at ${Math.floor(truth.requestSentAtMs)} ms`);
+      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `rejected a read answer (${kind}) as ${rejected}, not ${expected}, ${sentAt(truth)}`);
     } else if (!expectedFound && !fenced) {
-      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `recorded no ${expected} rejection (nor a receipt or audit) for a read answer that is ${kind}, sent at ${Math.floor(truth.requestSentAtMs)} ms`);
+      this.sink.violate('read_answer_misjudged', truth.timeMs, uri, `recorded no ${expected} rejection (nor a receipt or audit) for a read answer that is ${kind}, ${sentAt(truth)}`);
     }
   }
 
@@ -127,13 +132,13 @@ export class AnswerChecker {
       const effect = effects[index]!;
       if (effect.type === 'ProtocolRejected') rejected = (effect.rejection as { kind?: unknown } | undefined)?.kind ?? 'a rejection without a kind'; // a client's effect: its shape is not trusted
       else if (broken && effect.type === 'Transitioned' && effect.event === acked) {
-        this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `took a ${method} answer whose result is not an object for an acknowledgement (${effect.from} → ${effect.to}), sent at ${Math.floor(truth.requestSentAtMs)} ms`);
+        this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `took a ${method} answer whose result is not an object for an acknowledgement (${effect.from} → ${effect.to}), ${sentAt(truth)}`);
         return;
       }
     }
-    if (error && rejected !== null) this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `rejected (${String(rejected)}) a well-formed error answer to ${method}, sent at ${Math.floor(truth.requestSentAtMs)} ms`);
+    if (error && rejected !== null) this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `rejected (${String(rejected)}) a well-formed error answer to ${method}, ${sentAt(truth)}`);
     else if (broken && rejected !== 'MalformedResponse') {
-      this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `${rejected === null ? 'left no' : `recorded ${String(rejected)}, not a`} MalformedResponse rejection for a ${method} answer whose result is not an object, sent at ${Math.floor(truth.requestSentAtMs)} ms`);
+      this.sink.violate('malformed_response_unrejected', truth.timeMs, uri, `${rejected === null ? 'left no' : `recorded ${String(rejected)}, not a`} MalformedResponse rejection for a ${method} answer whose result is not an object, ${sentAt(truth)}`);
     }
   }
 
@@ -143,7 +148,7 @@ export class AnswerChecker {
       const effect = effects[index]!;
       if (effect.type !== 'VersionAccepted' && effect.type !== 'TombstonePending') continue;
       const what = effect.type === 'VersionAccepted' ? `accepted content (read ordinal ${effect.readOrdinal})` : 'pended a tombstone';
-      this.sink.violate('malformed_read_accepted', truth.timeMs, effect.uri, `${what} from a read answer that breaks the schema (${kind}), sent at ${Math.floor(truth.requestSentAtMs)} ms`);
+      this.sink.violate('malformed_read_accepted', truth.timeMs, effect.uri, `${what} from a read answer that breaks the schema (${kind}), ${sentAt(truth)}`);
       return;
     }
   }

@@ -75,7 +75,6 @@ export function featuresOf(client: ModuleClient): Required<ModuleFeatures> {
   };
 }
 
-/** Checks a loaded module's default export; returns what is wrong (null when it is a ModuleClient). */
 /**
  * What is wrong with the handle `start(env)` resolved to, or null: the functions the harness calls must be there
  * (watch, unwatch, get, close; list when catalogs are claimed, learnRevocation when the revocation feed is).
@@ -95,6 +94,7 @@ export class ModuleContractError extends Error {
   override readonly name = 'ModuleContractError';
 }
 
+/** Checks a loaded module's default export; returns what is wrong (null when it is a ModuleClient). */
 export function moduleClientProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return 'its default export is not an object (export default { name, features, start })';
   const candidate = value as Record<string, unknown>;

@@ -36,15 +36,17 @@ export class ModuleDriver implements ClientDriver {
   private process = 0;
   private readonly store = new JsonStore();
   readonly features;
-  /** The authorization feed reaches only a client that claims it (module-world.ts observe). */
-  readonly takesAuthorizationFeed: boolean;
 
   constructor(
     private readonly world: ModuleDriverWorld,
     private readonly client: ModuleClient,
   ) {
     this.features = featuresOf(client);
-    this.takesAuthorizationFeed = this.features.revocationFeed;
+  }
+
+  /** The authorization feed reaches only a client that claims it (module-world.ts observe). */
+  get takesAuthorizationFeed(): boolean {
+    return this.features.revocationFeed;
   }
 
   get steps(): number {
